@@ -1,0 +1,63 @@
+//===-- maxcode/Frontend/CompilationDatabase.h - Finding commands -*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Loading the compile database (-p, found upward from the sources as clangd
+/// does, or the flags after --), and resolving one compile command per source
+/// with clangd's fallbacks when a file is not in the database.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_FRONTEND_COMPILATIONDATABASE_H
+#define MAXCODE_FRONTEND_COMPILATIONDATABASE_H
+
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+
+namespace maxcode {
+
+/// A compile database and where it came from, for messages.
+struct LoadedDatabase {
+  /// The database with clangd's interpolation for files it does not list.
+  std::unique_ptr<clang::tooling::CompilationDatabase> Database;
+  /// The database as loaded (owned by Database), to tell listed files apart.
+  clang::tooling::CompilationDatabase *Raw = nullptr;
+  /// "build/compile_commands.json", or "the flags after --".
+  std::string Origin;
+};
+
+/// Loads the database for \p Sources. \p FlagsAfterDashDash is the database
+/// made from the flags after `--` (null if there was no `--`); it wins over
+/// \p BuildPath. Without either, compile_commands.json (or compile_flags.txt)
+/// is searched upward from each source, in each folder and its build/
+/// subfolder, as clangd does. Errors name the missing or malformed input.
+llvm::Expected<LoadedDatabase> loadCompilationDatabase(
+    llvm::StringRef BuildPath,
+    std::unique_ptr<clang::tooling::CompilationDatabase> FlagsAfterDashDash,
+    llvm::ArrayRef<std::string> Sources);
+
+/// The command used for one source, and how it was chosen.
+struct ResolvedCommand {
+  clang::tooling::CompileCommand Command;
+  /// Empty when the file was in the database; otherwise a phrase saying what
+  /// was used instead ("inferred from 'src/a.cpp'").
+  std::string Fallback;
+};
+
+/// Resolves the command for \p File (made absolute): the database's own entry,
+/// else one inferred from the nearest entry (clangd's interpolation), else a
+/// default command for the file's language.
+ResolvedCommand resolveCompileCommand(const LoadedDatabase &DB,
+                                      llvm::StringRef File);
+
+/// Makes \p Path absolute against the current directory, with dots removed.
+std::string makeAbsolutePath(llvm::StringRef Path);
+
+} // namespace maxcode
+
+#endif // MAXCODE_FRONTEND_COMPILATIONDATABASE_H

@@ -1,0 +1,39 @@
+//===-- maxcode/Frontend/Discovery.h - Step 1 of a run ----------*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Discovery (DESIGN section 1, step 1): resolve each source's command, parse
+/// it, list its targets, and rank them by a profile when one is given.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_FRONTEND_DISCOVERY_H
+#define MAXCODE_FRONTEND_DISCOVERY_H
+
+#include "maxcode/Frontend/CompilationDatabase.h"
+#include "maxcode/Frontend/Target.h"
+
+namespace maxcode {
+
+struct DiscoveryOptions {
+  ParseSettings Settings;
+  /// Measure hotness by running this command under callgrind; empty for the
+  /// static estimate.
+  std::string ProfileCommand;
+  /// Folder the profile command runs in; empty for the current one.
+  std::string ProfileDirectory;
+  double ProfileTimeoutSeconds = 600;
+};
+
+/// Targets of every source, ranked. Warnings (a source not in the database)
+/// and clang's diagnostics go to \p Diags.
+llvm::Expected<std::vector<Target>>
+discoverAndRank(const LoadedDatabase &DB, llvm::ArrayRef<std::string> Sources,
+                const DiscoveryOptions &Opts, llvm::raw_ostream &Diags);
+
+} // namespace maxcode
+
+#endif // MAXCODE_FRONTEND_DISCOVERY_H

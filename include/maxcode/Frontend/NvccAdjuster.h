@@ -1,0 +1,71 @@
+//===-- maxcode/Frontend/NvccAdjuster.h - Commands for parsing -*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Turning a project's compile command into one Clang 19 can parse: nvcc
+/// flags translated or dropped through one table (DESIGN section 8), the CUDA
+/// 13 shim, the cccl folder, a single host-only pass, and the resource dir.
+/// The project's own command is still what builds variants; this one is only
+/// for parsing.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_FRONTEND_NVCCADJUSTER_H
+#define MAXCODE_FRONTEND_NVCCADJUSTER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
+
+namespace maxcode {
+
+/// Where the parser finds what a tool binary outside LLVM's bin/ lacks.
+struct ParseSettings {
+  std::string ClangPath;   ///< argv[0] given to the driver for nvcc entries.
+  std::string ResourceDir; ///< Clang's builtin headers.
+  std::string CudaPath;    ///< CUDA toolkit root.
+  std::string ShimDir;     ///< Folder with the CUDA 13 stand-in headers.
+};
+
+/// Settings for the running tool: the resource folder is found relative to
+/// the executable (bin/../lib/clang-maxcode), the rest comes from the build
+/// configuration, overridable with MAXCODE_CUDA_PATH and
+/// MAXCODE_CLANG_RESOURCE_DIR in the environment.
+ParseSettings getDefaultParseSettings(const char *Argv0, void *MainAddr);
+
+/// True when argv[0] is nvcc.
+bool isNvccCommand(llvm::ArrayRef<std::string> Args);
+
+/// The newest GPU architecture Clang 19 knows; newer ones are parsed as it.
+constexpr const char *NewestClangGpuArch = "sm_90";
+
+/// Maps an nvcc architecture name (sm_80, compute_90, sm_100a, ...) to the
+/// --cuda-gpu-arch value used for parsing; empty for names that are not a
+/// single architecture (native, all, all-major).
+std::string clangGpuArchFor(llvm::StringRef NvccArch);
+
+/// Translates an nvcc command line (argv[0] included) into clang arguments.
+/// --options-file and @file are inlined (relative to \p Directory), nvcc-only
+/// flags are translated or dropped as the table in NvccAdjuster.cpp says, and
+/// exactly one --cuda-gpu-arch is kept. Flags dropped are appended to
+/// \p Dropped when it is given.
+std::vector<std::string>
+translateNvccArguments(llvm::ArrayRef<std::string> Args,
+                       llvm::StringRef Directory, const ParseSettings &S,
+                       std::vector<std::string> *Dropped = nullptr);
+
+/// The full adjustment for parsing \p File: translate nvcc commands, then add
+/// what Clang needs (resource dir; for CUDA: the shim, cccl, --cuda-path,
+/// host-only, -Wno-unknown-cuda-version).
+std::vector<std::string> adjustForParsing(llvm::ArrayRef<std::string> Args,
+                                          llvm::StringRef File,
+                                          llvm::StringRef Directory,
+                                          const ParseSettings &S);
+
+} // namespace maxcode
+
+#endif // MAXCODE_FRONTEND_NVCCADJUSTER_H

@@ -1,0 +1,69 @@
+//===-- maxcode/Frontend/Profile.h - Measured hotness of targets -*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// CPU profiles from valgrind's callgrind: reading its output format, and
+/// mapping the cost to targets by linker name (--profile-cmd).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_FRONTEND_PROFILE_H
+#define MAXCODE_FRONTEND_PROFILE_H
+
+#include "maxcode/Frontend/Target.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace maxcode {
+
+/// The first event (Ir: instructions executed) of one or more callgrind
+/// output files.
+struct CallgrindProfile {
+  struct Call {
+    std::string Callee;
+    uint64_t Inclusive = 0; ///< Cost of the call, callees included.
+  };
+  struct Function {
+    uint64_t Self = 0;
+    std::vector<Call> Calls;
+  };
+  uint64_t Total = 0;
+  /// By the name callgrind writes (mangled with --demangle=no).
+  llvm::StringMap<Function> Functions;
+  /// Self cost by (source file, line), for the critic's hot lines.
+  std::map<std::pair<std::string, unsigned>, uint64_t> Lines;
+
+  void merge(const CallgrindProfile &Other);
+};
+
+/// Parses the text of one callgrind output file.
+llvm::Expected<CallgrindProfile> parseCallgrind(llvm::StringRef Text);
+
+/// Callgrind names a function's recursion levels "f'2", "f'3", ...: strips
+/// that suffix.
+llvm::StringRef callgrindBaseName(llvm::StringRef Name);
+
+/// Sets each target's Share: the cost of its own code plus the calls it makes
+/// into code that is not a target (libraries), over the total. Calls into
+/// other targets are theirs, so `main` does not take everything.
+void attributeProfile(const CallgrindProfile &Profile,
+                      std::vector<Target> &Targets);
+
+/// Runs \p Command (through /bin/sh, in \p WorkDir) under
+/// `valgrind --tool=callgrind`, children traced, and returns the merged
+/// profile of every process. Fails with the command's output when it fails.
+llvm::Expected<CallgrindProfile> runUnderCallgrind(llvm::StringRef Command,
+                                                   llvm::StringRef WorkDir,
+                                                   double TimeoutSeconds);
+
+} // namespace maxcode
+
+#endif // MAXCODE_FRONTEND_PROFILE_H

@@ -1,0 +1,104 @@
+//===-- maxcode/Frontend/Target.h - Functions and kernels to optimise -*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Targets (DESIGN section 2): the function and kernel definitions of a main
+/// file, found on a real Clang AST, with what ranking and rewriting need.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_FRONTEND_TARGET_H
+#define MAXCODE_FRONTEND_TARGET_H
+
+#include "maxcode/Frontend/NvccAdjuster.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTUnit;
+} // namespace clang
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace maxcode {
+
+enum class TargetKind { CpuFunction, CudaKernel, CudaDeviceFunction };
+
+/// "cpu-function", "cuda-kernel", "cuda-device-function".
+llvm::StringRef targetKindName(TargetKind K);
+
+/// A place in the main file (1-based).
+struct SourcePosition {
+  unsigned Line = 0;
+  unsigned Column = 0;
+};
+
+struct Target {
+  std::string Name; ///< Qualified name, without template arguments.
+  TargetKind Kind = TargetKind::CpuFunction;
+  std::string File; ///< Absolute path of the main file.
+  unsigned Line = 0;    ///< First line of the definition.
+  unsigned EndLine = 0; ///< Last line of the definition.
+  /// Byte range of the whole definition in the file, template header and
+  /// attributes included: what a variant replaces.
+  unsigned BeginOffset = 0;
+  unsigned EndOffset = 0;
+  std::string USR;
+  std::string Signature; ///< The declaration text up to the body.
+  std::string TextHash;  ///< SHA-256 of the definition's text, hex.
+  /// Triple-chevron launches and cudaLaunchKernel-style calls naming it.
+  std::vector<SourcePosition> LaunchSites;
+  unsigned LoopDepth = 0; ///< Deepest loop nesting in the body.
+  /// Linker names of the definition and of its template instantiations, as a
+  /// profiler reports them.
+  std::vector<std::string> MangledNames;
+  /// Measured share of the program's cost; unset without a profile.
+  std::optional<double> Share;
+
+  /// The static estimate used when there is no profile: deeper loops and
+  /// launched kernels first.
+  double staticScore() const;
+};
+
+/// A parsed main file. Owns the AST; targets refer to offsets only.
+struct ParsedFile {
+  std::unique_ptr<clang::ASTUnit> AST;
+  std::string File;
+  clang::tooling::CompileCommand Command; ///< The command as given.
+  std::vector<std::string> ParseArgs;     ///< What Clang was given.
+  ~ParsedFile();
+  ParsedFile();
+  ParsedFile(ParsedFile &&);
+  ParsedFile &operator=(ParsedFile &&);
+};
+
+/// Parses \p File with \p Command adjusted for Clang (NvccAdjuster.h).
+/// \p Contents, when given, replaces the file's text on disk (an editor's
+/// unsaved buffer, or a variant). Diagnostics are printed to \p DiagOS. Any
+/// error fails the parse: matchers fire on a broken AST and give wrong names
+/// and ranges (DESIGN section 8).
+llvm::Expected<ParsedFile>
+parseFile(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
+          const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
+          std::optional<llvm::StringRef> Contents = std::nullopt);
+
+/// Lists the function and kernel definitions written in the main file, in
+/// source order.
+std::vector<Target> discoverTargets(ParsedFile &Parsed);
+
+/// Sorts by measured share when every target has one, else by the static
+/// estimate; ties keep source order.
+void rankTargets(std::vector<Target> &Targets);
+
+} // namespace maxcode
+
+#endif // MAXCODE_FRONTEND_TARGET_H

@@ -1,0 +1,91 @@
+//===-- maxcode/Support/Process.h - Child processes with limits -*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The one way clang-maxcode starts a child process: its own process group,
+/// resource limits, a wall-clock deadline that kills the whole group, and
+/// captured output with a cap. Profiling (Frontend) and evaluation (Eval) both
+/// go through it.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_SUPPORT_PROCESS_H
+#define MAXCODE_SUPPORT_PROCESS_H
+
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace maxcode {
+
+/// Limits applied to a child and, where the kernel allows, to everything it
+/// starts. A zero means "no limit".
+struct ProcessLimits {
+  double WallSeconds = 0;
+  unsigned CpuSeconds = 0;
+  uint64_t MemoryBytes = 0;    ///< Address space (RLIMIT_AS).
+  uint64_t FileSizeBytes = 0;  ///< Largest file the child may write.
+  unsigned MaxProcesses = 0;   ///< RLIMIT_NPROC of the user the child runs as.
+  uint64_t OutputBytes = 64ull << 20; ///< Cap on captured stdout, and on stderr.
+};
+
+struct ProcessSpec {
+  /// Argv[0] is looked up on PATH when it has no slash.
+  std::vector<std::string> Argv;
+  /// Working directory; empty for the current one.
+  std::string WorkingDir;
+  /// Variables set (or, with an empty value and Unset, removed) on top of the
+  /// parent's environment.
+  std::vector<std::pair<std::string, std::string>> Env;
+  /// Start from an empty environment instead of the parent's (then only Env
+  /// and PATH are passed).
+  bool ClearEnv = false;
+  /// File fed on stdin; empty for /dev/null.
+  std::string StdinFile;
+  ProcessLimits Limits;
+  /// When running as root, run the child as this uid/gid instead, so that
+  /// RLIMIT_NPROC is enforced (the kernel does not apply it to root).
+  /// -1 keeps the current user.
+  int RunAsUid = -1;
+  int RunAsGid = -1;
+};
+
+struct ProcessResult {
+  int ExitCode = -1;        ///< Valid when Signal == 0 and !TimedOut.
+  int Signal = 0;           ///< Signal that ended the child, 0 if it exited.
+  bool TimedOut = false;    ///< Killed at the wall-clock deadline.
+  bool OutputLimitExceeded = false; ///< Killed for writing too much output.
+  std::string Stdout;
+  std::string Stderr;
+  double WallSeconds = 0;
+  double UserSeconds = 0;
+  double SystemSeconds = 0;
+  uint64_t MaxRSSBytes = 0;
+
+  bool succeeded() const {
+    return !TimedOut && !OutputLimitExceeded && Signal == 0 && ExitCode == 0;
+  }
+  /// "exited with code 3", "killed by signal 11 (Segmentation fault)", ...
+  std::string describe() const;
+};
+
+/// Runs \p Spec to completion. Fails only when the child could not be
+/// started (the program is missing, fork failed, ...); a child that fails is
+/// a successful ProcessResult describing that failure.
+llvm::Expected<ProcessResult> runProcess(const ProcessSpec &Spec);
+
+/// Splits a shell-style command line into words (quotes and backslashes as
+/// POSIX sh does; no expansions).
+std::vector<std::string> splitCommandLine(llvm::StringRef Command);
+
+/// Quotes \p Word for /bin/sh.
+std::string shellQuote(llvm::StringRef Word);
+
+} // namespace maxcode
+
+#endif // MAXCODE_SUPPORT_PROCESS_H

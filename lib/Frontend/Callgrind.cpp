@@ -1,0 +1,209 @@
+//===-- Callgrind.cpp - Reading callgrind's output format -----------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+// The format is documented in valgrind's "Callgrind Format Specification":
+// header lines (events:, positions:, summary:/totals:), name compression
+// "fn=(id) name" / "fn=(id)", position lines with optional relative
+// ("+N", "-N", "*") compression, and "calls=" lines whose following cost line
+// is the inclusive cost of the call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Frontend/Profile.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace maxcode;
+
+void CallgrindProfile::merge(const CallgrindProfile &Other) {
+  Total += Other.Total;
+  for (const auto &KV : Other.Functions) {
+    Function &F = Functions[KV.getKey()];
+    F.Self += KV.getValue().Self;
+    F.Calls.insert(F.Calls.end(), KV.getValue().Calls.begin(),
+                   KV.getValue().Calls.end());
+  }
+  for (const auto &KV : Other.Lines)
+    Lines[KV.first] += KV.second;
+}
+
+llvm::StringRef maxcode::callgrindBaseName(llvm::StringRef Name) {
+  size_t Quote = Name.rfind('\'');
+  if (Quote != llvm::StringRef::npos && Quote + 1 < Name.size() &&
+      llvm::all_of(Name.drop_front(Quote + 1), llvm::isDigit))
+    return Name.take_front(Quote);
+  return Name;
+}
+
+namespace {
+/// Resolves "(id) name" / "(id)" compressed names.
+class NameTable {
+public:
+  llvm::Expected<std::string> resolve(llvm::StringRef Spec, unsigned LineNo) {
+    Spec = Spec.trim();
+    if (!Spec.consume_front("("))
+      return Spec.str();
+    size_t Close = Spec.find(')');
+    unsigned Id;
+    if (Close == llvm::StringRef::npos ||
+        Spec.take_front(Close).getAsInteger(10, Id))
+      return llvm::createStringError("callgrind line " +
+                                     std::to_string(LineNo) +
+                                     ": bad compressed name");
+    llvm::StringRef Name = Spec.drop_front(Close + 1).trim();
+    if (!Name.empty()) {
+      Names[Id] = Name.str();
+      return Name.str();
+    }
+    auto It = Names.find(Id);
+    if (It == Names.end())
+      return llvm::createStringError("callgrind line " +
+                                     std::to_string(LineNo) +
+                                     ": undefined name id " +
+                                     std::to_string(Id));
+    return It->second;
+  }
+
+private:
+  llvm::DenseMap<unsigned, std::string> Names;
+};
+} // namespace
+
+llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
+  CallgrindProfile P;
+  NameTable Files, Fns, Objects;
+  unsigned PositionColumns = 1; // "positions: line" by default
+  std::string CurrentFn, CurrentFile, CurrentSubFile;
+  std::string PendingCallee;
+  bool ExpectCallCost = false;
+  bool HaveTotal = false;
+  uint64_t SumOfSelf = 0;
+  std::vector<int64_t> LastPos(4, 0);
+
+  unsigned LineNo = 0;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    ++LineNo;
+    Line = Line.rtrim("\r");
+    if (Line.empty() || Line.starts_with("#"))
+      continue;
+    char C = Line.front();
+    bool IsCost = llvm::isDigit(C) || C == '+' || C == '-' || C == '*';
+    if (IsCost) {
+      llvm::SmallVector<llvm::StringRef, 8> Cols;
+      Line.split(Cols, ' ', -1, /*KeepEmpty=*/false);
+      if (Cols.size() < PositionColumns)
+        continue;
+      // Positions: absolute, relative (+N/-N) or the same (*).
+      int64_t LinePos = 0;
+      for (unsigned I = 0; I < PositionColumns; ++I) {
+        llvm::StringRef Col = Cols[I];
+        int64_t V = LastPos[I];
+        if (Col == "*") {
+        } else if (Col.starts_with("+") || Col.starts_with("-")) {
+          int64_t D = 0;
+          if (!Col.drop_front().getAsInteger(0, D))
+            V += Col.front() == '+' ? D : -D;
+        } else {
+          (void)Col.getAsInteger(0, V);
+        }
+        LastPos[I] = V;
+        LinePos = V; // the last position column is the line
+      }
+      uint64_t Cost = 0;
+      if (Cols.size() > PositionColumns)
+        (void)Cols[PositionColumns].getAsInteger(10, Cost);
+      if (ExpectCallCost) {
+        P.Functions[CurrentFn].Calls.push_back({PendingCallee, Cost});
+        ExpectCallCost = false;
+        continue;
+      }
+      P.Functions[CurrentFn].Self += Cost;
+      SumOfSelf += Cost;
+      const std::string &F = CurrentSubFile.empty() ? CurrentFile
+                                                    : CurrentSubFile;
+      if (LinePos > 0)
+        P.Lines[{F, unsigned(LinePos)}] += Cost;
+      continue;
+    }
+    auto [Key, Value] = Line.split('=');
+    if (Line.contains('=') && !Key.contains(' ') && !Key.contains(':')) {
+      if (Key == "fn") {
+        auto N = Fns.resolve(Value, LineNo);
+        if (!N)
+          return N.takeError();
+        CurrentFn = *N;
+        CurrentSubFile.clear();
+      } else if (Key == "cfn" || Key == "cfnc") {
+        auto N = Fns.resolve(Value, LineNo);
+        if (!N)
+          return N.takeError();
+        PendingCallee = *N;
+      } else if (Key == "fl") {
+        auto N = Files.resolve(Value, LineNo);
+        if (!N)
+          return N.takeError();
+        CurrentFile = *N;
+        CurrentSubFile.clear();
+      } else if (Key == "fi" || Key == "fe") {
+        auto N = Files.resolve(Value, LineNo);
+        if (!N)
+          return N.takeError();
+        CurrentSubFile = *N;
+      } else if (Key == "cfi" || Key == "cfl") {
+        if (auto N = Files.resolve(Value, LineNo); !N)
+          return N.takeError();
+      } else if (Key == "ob" || Key == "cob") {
+        if (auto N = Objects.resolve(Value, LineNo); !N)
+          return N.takeError();
+      } else if (Key == "calls") {
+        ExpectCallCost = true;
+      }
+      continue;
+    }
+    auto [Header, Rest] = Line.split(':');
+    Rest = Rest.trim();
+    if (Header == "positions") {
+      llvm::SmallVector<llvm::StringRef, 4> Cols;
+      Rest.split(Cols, ' ', -1, false);
+      PositionColumns = std::max<unsigned>(1, Cols.size());
+      LastPos.assign(PositionColumns, 0);
+    } else if (Header == "summary" || Header == "totals") {
+      llvm::StringRef First = Rest.split(' ').first;
+      uint64_t V;
+      if (!First.getAsInteger(10, V) && (!HaveTotal || Header == "totals")) {
+        P.Total = V;
+        HaveTotal = true;
+      }
+    }
+  }
+  if (!HaveTotal)
+    P.Total = SumOfSelf;
+  if (P.Functions.empty() && P.Total == 0 && !Text.contains("events:"))
+    return llvm::createStringError("not a callgrind output file");
+  return P;
+}
+
+void maxcode::attributeProfile(const CallgrindProfile &Profile,
+                               std::vector<Target> &Targets) {
+  llvm::StringMap<size_t> Owner;
+  for (size_t I = 0; I < Targets.size(); ++I)
+    for (const std::string &N : Targets[I].MangledNames)
+      Owner[N] = I;
+  std::vector<uint64_t> Cost(Targets.size(), 0);
+  for (const auto &KV : Profile.Functions) {
+    auto It = Owner.find(callgrindBaseName(KV.getKey()));
+    if (It == Owner.end())
+      continue;
+    uint64_t C = KV.getValue().Self;
+    for (const CallgrindProfile::Call &Call : KV.getValue().Calls)
+      if (!Owner.count(callgrindBaseName(Call.Callee)))
+        C += Call.Inclusive;
+    Cost[It->second] += C;
+  }
+  for (size_t I = 0; I < Targets.size(); ++I)
+    Targets[I].Share =
+        Profile.Total ? std::min(1.0, double(Cost[I]) / Profile.Total) : 0.0;
+}

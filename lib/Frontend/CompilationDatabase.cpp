@@ -1,0 +1,131 @@
+//===-- CompilationDatabase.cpp - Finding compile commands ----------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Frontend/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace maxcode;
+using namespace clang::tooling;
+
+std::string maxcode::makeAbsolutePath(llvm::StringRef Path) {
+  llvm::SmallString<256> Abs(Path);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
+}
+
+static bool isCudaFile(llvm::StringRef File) {
+  return llvm::sys::path::extension(File).equals_insensitive(".cu") ||
+         llvm::sys::path::extension(File).equals_insensitive(".cuh");
+}
+
+static LoadedDatabase wrap(std::unique_ptr<CompilationDatabase> DB,
+                           std::string Origin) {
+  LoadedDatabase L;
+  L.Raw = DB.get();
+  // Response files (@file) expanded, then clangd's interpolation for files
+  // the database does not list. The driver mode is left to argv[0]: these
+  // commands also build variants with the project's own compiler.
+  L.Database = inferMissingCompileCommands(
+      expandResponseFiles(std::move(DB), llvm::vfs::getRealFileSystem()));
+  L.Origin = std::move(Origin);
+  return L;
+}
+
+static llvm::Expected<LoadedDatabase> loadFromDirectory(llvm::StringRef Dir) {
+  llvm::SmallString<256> Json(Dir);
+  llvm::sys::path::append(Json, "compile_commands.json");
+  std::string Error;
+  if (llvm::sys::fs::exists(Json)) {
+    std::unique_ptr<CompilationDatabase> DB =
+        JSONCompilationDatabase::loadFromFile(Json, Error,
+                                              JSONCommandLineSyntax::AutoDetect);
+    if (!DB)
+      return llvm::createStringError("malformed compile database '" +
+                                     Json.str() + "': " + Error);
+    return wrap(std::move(DB), std::string(Json));
+  }
+  llvm::SmallString<256> Flags(Dir);
+  llvm::sys::path::append(Flags, "compile_flags.txt");
+  if (llvm::sys::fs::exists(Flags)) {
+    std::unique_ptr<CompilationDatabase> DB =
+        FixedCompilationDatabase::loadFromFile(Flags, Error);
+    if (!DB)
+      return llvm::createStringError("cannot read '" + Flags.str() +
+                                     "': " + Error);
+    return wrap(std::move(DB), std::string(Flags));
+  }
+  return llvm::createStringError("no compile_commands.json in '" + Dir.str() +
+                                 "'");
+}
+
+llvm::Expected<LoadedDatabase> maxcode::loadCompilationDatabase(
+    llvm::StringRef BuildPath,
+    std::unique_ptr<CompilationDatabase> FlagsAfterDashDash,
+    llvm::ArrayRef<std::string> Sources) {
+  if (FlagsAfterDashDash)
+    return wrap(std::move(FlagsAfterDashDash), "the flags after --");
+  if (!BuildPath.empty()) {
+    if (!llvm::sys::fs::is_directory(BuildPath))
+      return llvm::createStringError("build folder '" + BuildPath.str() +
+                                     "' (given with -p) does not exist");
+    return loadFromDirectory(BuildPath);
+  }
+  // As clangd: each ancestor of the source, and its build/ subfolder.
+  for (const std::string &Source : Sources) {
+    std::string Abs = makeAbsolutePath(Source);
+    for (llvm::StringRef Dir = llvm::sys::path::parent_path(Abs); !Dir.empty();
+         Dir = llvm::sys::path::parent_path(Dir)) {
+      for (llvm::StringRef Sub : {"", "build"}) {
+        llvm::SmallString<256> Candidate(Dir);
+        if (!Sub.empty())
+          llvm::sys::path::append(Candidate, Sub);
+        llvm::SmallString<256> Json(Candidate), Flags(Candidate);
+        llvm::sys::path::append(Json, "compile_commands.json");
+        llvm::sys::path::append(Flags, "compile_flags.txt");
+        if (llvm::sys::fs::exists(Json) || llvm::sys::fs::exists(Flags))
+          return loadFromDirectory(Candidate);
+      }
+    }
+  }
+  std::string First = Sources.empty() ? std::string("the sources")
+                                      : "'" + Sources.front() + "'";
+  return llvm::createStringError(
+      "no compile database found for " + First +
+      ": give the build folder holding compile_commands.json with -p <dir>, "
+      "or the compiler flags after -- (e.g. '-- -std=c++17')");
+}
+
+ResolvedCommand maxcode::resolveCompileCommand(const LoadedDatabase &DB,
+                                               llvm::StringRef File) {
+  std::string Abs = makeAbsolutePath(File);
+  ResolvedCommand R;
+  std::vector<CompileCommand> Own = DB.Raw->getCompileCommands(Abs);
+  if (!Own.empty()) {
+    R.Command = Own.front();
+    return R;
+  }
+  std::vector<CompileCommand> Inferred = DB.Database->getCompileCommands(Abs);
+  if (!Inferred.empty()) {
+    R.Command = Inferred.front();
+    R.Fallback = Inferred.front().Heuristic.empty()
+                     ? std::string("an inferred command")
+                     : Inferred.front().Heuristic;
+    return R;
+  }
+  // An empty database: the default command for the file's language.
+  bool Cuda = isCudaFile(Abs);
+  R.Command.Directory = std::string(llvm::sys::path::parent_path(Abs));
+  R.Command.Filename = Abs;
+  R.Command.CommandLine = {"clang++", "-x", Cuda ? "cuda" : "c++",
+                           "-std=c++17", Abs};
+  R.Fallback = "the default command 'clang++ -x " +
+               std::string(Cuda ? "cuda" : "c++") + " -std=c++17'";
+  return R;
+}

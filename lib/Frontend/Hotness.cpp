@@ -1,0 +1,69 @@
+//===-- Hotness.cpp - Running a command under callgrind -------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Frontend/Profile.h"
+#include "maxcode/Support/Process.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace maxcode;
+
+llvm::Expected<CallgrindProfile>
+maxcode::runUnderCallgrind(llvm::StringRef Command, llvm::StringRef WorkDir,
+                           double TimeoutSeconds) {
+  llvm::SmallString<128> Dir;
+  if (std::error_code EC =
+          llvm::sys::fs::createUniqueDirectory("maxcode-profile", Dir))
+    return llvm::createStringError("cannot create a scratch folder: " +
+                                   EC.message());
+  auto Cleanup = llvm::make_scope_exit(
+      [&] { (void)llvm::sys::fs::remove_directories(Dir); });
+  llvm::SmallString<128> OutPattern(Dir);
+  llvm::sys::path::append(OutPattern, "callgrind.out.%p");
+
+  ProcessSpec Spec;
+  Spec.Argv = {"valgrind",
+               "--tool=callgrind",
+               "--trace-children=yes",
+               "--demangle=no",
+               "--callgrind-out-file=" + std::string(OutPattern),
+               "/bin/sh",
+               "-c",
+               Command.str()};
+  Spec.WorkingDir = WorkDir.str();
+  Spec.Limits.WallSeconds = TimeoutSeconds;
+  auto R = runProcess(Spec);
+  if (!R)
+    return R.takeError();
+  if (!R->succeeded()) {
+    std::string Tail = R->Stderr.size() > 2000
+                           ? R->Stderr.substr(R->Stderr.size() - 2000)
+                           : R->Stderr;
+    return llvm::createStringError("profile command '" + Command.str() +
+                                   "' " + R->describe() + "\n" + Tail);
+  }
+  CallgrindProfile Merged;
+  std::error_code EC;
+  unsigned Files = 0;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    auto Buf = llvm::MemoryBuffer::getFile(It->path());
+    if (!Buf)
+      continue;
+    auto P = parseCallgrind((*Buf)->getBuffer());
+    if (!P)
+      return llvm::createStringError("cannot read '" + It->path() +
+                                     "': " + llvm::toString(P.takeError()));
+    Merged.merge(*P);
+    ++Files;
+  }
+  if (!Files)
+    return llvm::createStringError("callgrind wrote no profile for '" +
+                                   Command.str() + "'");
+  return Merged;
+}

@@ -1,0 +1,412 @@
+//===-- NvccAdjuster.cpp - nvcc commands translated for Clang -------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Frontend/NvccAdjuster.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/StringSaver.h"
+
+using namespace maxcode;
+
+namespace {
+/// What to do with one nvcc flag.
+enum class NvccAction {
+  Drop,        ///< nvcc-only, no meaning for parsing.
+  Arch,        ///< -arch/-code: the value names an architecture.
+  Gencode,     ///< -gencode arch=...,code=...
+  HostFlags,   ///< -Xcompiler a,b: host compiler flags, passed on.
+  FastMath,    ///< --use_fast_math -> -ffast-math.
+  Rdc,         ///< -rdc=true -> -fgpu-rdc.
+  DeviceC,     ///< -dc -> -fgpu-rdc -c.
+  Std,         ///< -std c++17 / --std=c++17 -> -std=c++17.
+  OptionsFile, ///< --options-file F: inline F.
+  DefaultStream, ///< --default-stream per-thread -> a macro.
+  Language,    ///< -x cu -> -x cuda.
+  LinkOnly,    ///< -dlink / -lib / -link: not a compile command.
+};
+
+/// One row: the spelling, whether it takes a value (as the next argument or
+/// joined with '='), and the action.
+struct NvccFlag {
+  const char *Spelling;
+  bool TakesValue;
+  NvccAction Action;
+};
+
+// The one table of nvcc flags clang does not understand. Flags not listed are
+// passed to clang unchanged (-I, -D, -U, -isystem, -include, -O*, -g, -W...).
+const NvccFlag NvccFlags[] = {
+    {"-arch", true, NvccAction::Arch},
+    {"--gpu-architecture", true, NvccAction::Arch},
+    {"-code", true, NvccAction::Arch},
+    {"--gpu-code", true, NvccAction::Arch},
+    {"-gencode", true, NvccAction::Gencode},
+    {"--generate-code", true, NvccAction::Gencode},
+    {"-Xcompiler", true, NvccAction::HostFlags},
+    {"--compiler-options", true, NvccAction::HostFlags},
+    {"--use_fast_math", false, NvccAction::FastMath},
+    {"-use_fast_math", false, NvccAction::FastMath},
+    {"-rdc", true, NvccAction::Rdc},
+    {"--relocatable-device-code", true, NvccAction::Rdc},
+    {"-dc", false, NvccAction::DeviceC},
+    {"--device-c", false, NvccAction::DeviceC},
+    {"-std", true, NvccAction::Std},
+    {"--std", true, NvccAction::Std},
+    {"--options-file", true, NvccAction::OptionsFile},
+    {"-optf", true, NvccAction::OptionsFile},
+    {"--default-stream", true, NvccAction::DefaultStream},
+    {"-default-stream", true, NvccAction::DefaultStream},
+    {"-x", true, NvccAction::Language},
+    {"-dlink", false, NvccAction::LinkOnly},
+    {"--device-link", false, NvccAction::LinkOnly},
+    // Dropped, with a value.
+    {"-ccbin", true, NvccAction::Drop},
+    {"--compiler-bindir", true, NvccAction::Drop},
+    {"-Xptxas", true, NvccAction::Drop},
+    {"--ptxas-options", true, NvccAction::Drop},
+    {"-Xnvlink", true, NvccAction::Drop},
+    {"--nvlink-options", true, NvccAction::Drop},
+    {"-Xcudafe", true, NvccAction::Drop},
+    {"-Xfatbin", true, NvccAction::Drop},
+    {"-Xarchive", true, NvccAction::Drop},
+    {"-Xlinker", true, NvccAction::Drop},
+    {"-maxrregcount", true, NvccAction::Drop},
+    {"--maxrregcount", true, NvccAction::Drop},
+    {"-t", true, NvccAction::Drop},
+    {"--threads", true, NvccAction::Drop},
+    {"-cudart", true, NvccAction::Drop},
+    {"--cudart", true, NvccAction::Drop},
+    {"-cudadevrt", true, NvccAction::Drop},
+    {"--cudadevrt", true, NvccAction::Drop},
+    {"-split-compile", true, NvccAction::Drop},
+    {"--split-compile", true, NvccAction::Drop},
+    {"--diag-suppress", true, NvccAction::Drop},
+    {"-diag-suppress", true, NvccAction::Drop},
+    {"--diag-warn", true, NvccAction::Drop},
+    {"--diag-error", true, NvccAction::Drop},
+    {"--keep-dir", true, NvccAction::Drop},
+    {"-odir", true, NvccAction::Drop},
+    {"--output-directory", true, NvccAction::Drop},
+    {"-MF", true, NvccAction::Drop},
+    {"-MT", true, NvccAction::Drop},
+    {"-MQ", true, NvccAction::Drop},
+    {"--generate-dependencies-with-compile", false, NvccAction::Drop},
+    {"-MD", false, NvccAction::Drop},
+    {"-MMD", false, NvccAction::Drop},
+    // Dropped switches.
+    {"--expt-relaxed-constexpr", false, NvccAction::Drop},
+    {"-expt-relaxed-constexpr", false, NvccAction::Drop},
+    {"--expt-extended-lambda", false, NvccAction::Drop},
+    {"-expt-extended-lambda", false, NvccAction::Drop},
+    {"--extended-lambda", false, NvccAction::Drop},
+    {"-extended-lambda", false, NvccAction::Drop},
+    {"-forward-unknown-to-host-compiler", false, NvccAction::Drop},
+    {"--forward-unknown-to-host-compiler", false, NvccAction::Drop},
+    {"-forward-unknown-opts", false, NvccAction::Drop},
+    {"--forward-unknown-opts", false, NvccAction::Drop},
+    {"-lineinfo", false, NvccAction::Drop},
+    {"--generate-line-info", false, NvccAction::Drop},
+    {"-G", false, NvccAction::Drop},
+    {"--device-debug", false, NvccAction::Drop},
+    {"-allow-unsupported-compiler", false, NvccAction::Drop},
+    {"--allow-unsupported-compiler", false, NvccAction::Drop},
+    {"-Wno-deprecated-gpu-targets", false, NvccAction::Drop},
+    {"--Wno-deprecated-gpu-targets", false, NvccAction::Drop},
+    {"-res-usage", false, NvccAction::Drop},
+    {"--resource-usage", false, NvccAction::Drop},
+    {"-keep", false, NvccAction::Drop},
+    {"--keep", false, NvccAction::Drop},
+    {"--display-error-number", false, NvccAction::Drop},
+    {"-static-global-template-stub", true, NvccAction::Drop},
+    {"--static-global-template-stub", true, NvccAction::Drop},
+    {"-restrict", false, NvccAction::Drop},
+    {"--restrict", false, NvccAction::Drop},
+    {"-ftz", true, NvccAction::Drop},
+    {"--ftz", true, NvccAction::Drop},
+    {"-prec-div", true, NvccAction::Drop},
+    {"--prec-div", true, NvccAction::Drop},
+    {"-prec-sqrt", true, NvccAction::Drop},
+    {"--prec-sqrt", true, NvccAction::Drop},
+    {"-fmad", true, NvccAction::Drop},
+    {"--fmad", true, NvccAction::Drop},
+    {"-ewp", false, NvccAction::Drop},
+    {"--extensible-whole-program", false, NvccAction::Drop},
+    {"-src-in-ptx", false, NvccAction::Drop},
+    {"--source-in-ptx", false, NvccAction::Drop},
+    {"-dopt", true, NvccAction::Drop},
+    {"--dopt", true, NvccAction::Drop},
+    {"-dlto", false, NvccAction::Drop},
+    {"--dlink-time-opt", false, NvccAction::Drop},
+    {"-lto", false, NvccAction::Drop},
+    {"-err-no", false, NvccAction::Drop},
+    {"-use-local-env", false, NvccAction::Drop},
+    {"--use-local-env", false, NvccAction::Drop},
+    {"-noprof", false, NvccAction::Drop},
+    {"--no-host-device-initializer-list", false, NvccAction::Drop},
+    {"--no-host-device-move-forward", false, NvccAction::Drop},
+};
+
+/// Finds the table row for \p Arg; \p Value receives a joined value.
+const NvccFlag *lookupNvccFlag(llvm::StringRef Arg, std::string &Value,
+                               bool &Joined) {
+  Joined = false;
+  for (const NvccFlag &F : NvccFlags) {
+    llvm::StringRef S(F.Spelling);
+    if (Arg == S)
+      return &F;
+    if (F.TakesValue && Arg.starts_with(S) && Arg.size() > S.size() &&
+        Arg[S.size()] == '=') {
+      Value = Arg.drop_front(S.size() + 1).str();
+      Joined = true;
+      return &F;
+    }
+  }
+  return nullptr;
+}
+
+bool isCudaSource(llvm::StringRef File) {
+  llvm::StringRef Ext = llvm::sys::path::extension(File);
+  return Ext.equals_insensitive(".cu") || Ext.equals_insensitive(".cuh");
+}
+} // namespace
+
+std::string maxcode::clangGpuArchFor(llvm::StringRef A) {
+  A = A.trim().trim("\"'");
+  if (!(A.consume_front("sm_") || A.consume_front("compute_") ||
+        A.consume_front("lto_")))
+    return "";
+  // A trailing letter (sm_90a, sm_100f) names a feature set of the same major
+  // version.
+  llvm::StringRef Digits = A.take_while(llvm::isDigit);
+  unsigned Num = 0;
+  if (Digits.empty() || Digits.getAsInteger(10, Num))
+    return "";
+  if (Num > 90)
+    return NewestClangGpuArch;
+  std::string Out = "sm_" + Digits.str();
+  if (Num == 90 && A.drop_front(Digits.size()) == "a")
+    Out += "a";
+  return Out;
+}
+
+bool maxcode::isNvccCommand(llvm::ArrayRef<std::string> Args) {
+  if (Args.empty())
+    return false;
+  llvm::StringRef Base = llvm::sys::path::filename(Args.front());
+  return Base == "nvcc" || Base.starts_with("nvcc-") || Base == "nvcc.exe";
+}
+
+/// Inlines an options file; a file that cannot be read is passed on for
+/// clang to report.
+static void inlineOptionsFile(llvm::StringRef Path, llvm::StringRef Directory,
+                              std::vector<std::string> &Out) {
+  llvm::SmallString<256> Full(Path);
+  if (!llvm::sys::path::is_absolute(Full) && !Directory.empty()) {
+    Full = Directory;
+    llvm::sys::path::append(Full, Path);
+  }
+  auto Buf = llvm::MemoryBuffer::getFile(Full);
+  if (!Buf) {
+    Out.push_back("@" + std::string(Full));
+    return;
+  }
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver(Alloc);
+  llvm::SmallVector<const char *, 32> Tokens;
+  llvm::cl::TokenizeGNUCommandLine((*Buf)->getBuffer(), Saver, Tokens);
+  for (const char *T : Tokens)
+    if (T)
+      Out.emplace_back(T);
+}
+
+std::vector<std::string>
+maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
+                                llvm::StringRef Directory,
+                                const ParseSettings &S,
+                                std::vector<std::string> *Dropped) {
+  // Options files first: the clang driver library does not expand them.
+  std::vector<std::string> In;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    std::string Value;
+    bool Joined;
+    const NvccFlag *F = I ? lookupNvccFlag(A, Value, Joined) : nullptr;
+    if (F && F->Action == NvccAction::OptionsFile) {
+      if (!Joined && I + 1 < Args.size())
+        Value = Args[++I];
+      inlineOptionsFile(Value, Directory, In);
+    } else if (I && A.starts_with("@")) {
+      inlineOptionsFile(A.drop_front(), Directory, In);
+    } else {
+      In.push_back(A.str());
+    }
+  }
+
+  std::vector<std::string> Out;
+  std::vector<std::string> Arches;
+  bool Rdc = false;
+  auto Drop = [&](llvm::StringRef A) {
+    if (Dropped)
+      Dropped->push_back(A.str());
+  };
+  Out.push_back(S.ClangPath.empty() ? std::string("clang++") : S.ClangPath);
+  for (size_t I = 1; I < In.size(); ++I) {
+    llvm::StringRef A = In[I];
+    std::string Value;
+    bool Joined;
+    const NvccFlag *F = lookupNvccFlag(A, Value, Joined);
+    if (!F) {
+      Out.push_back(A.str());
+      continue;
+    }
+    if (F->TakesValue && !Joined) {
+      if (I + 1 >= In.size()) {
+        Drop(A);
+        continue;
+      }
+      Value = In[++I];
+    }
+    switch (F->Action) {
+    case NvccAction::Drop:
+    case NvccAction::OptionsFile:
+      Drop(Joined || !F->TakesValue ? A.str() : A.str() + " " + Value);
+      break;
+    case NvccAction::LinkOnly:
+      Drop(A);
+      break;
+    case NvccAction::Arch: {
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      llvm::StringRef(Value).split(Parts, ',');
+      for (llvm::StringRef P : Parts) {
+        std::string Arch = clangGpuArchFor(P);
+        if (!Arch.empty())
+          Arches.push_back(Arch);
+      }
+      break;
+    }
+    case NvccAction::Gencode: {
+      std::string V = Value;
+      for (char &C : V)
+        if (C == '[' || C == ']' || C == '"' || C == '{' || C == '}')
+          C = ',';
+      llvm::SmallVector<llvm::StringRef, 8> Parts;
+      llvm::StringRef(V).split(Parts, ',', -1, /*KeepEmpty=*/false);
+      for (llvm::StringRef P : Parts) {
+        P = P.trim();
+        P.consume_front("arch=");
+        P.consume_front("code=");
+        std::string Arch = clangGpuArchFor(P);
+        if (!Arch.empty())
+          Arches.push_back(Arch);
+      }
+      break;
+    }
+    case NvccAction::HostFlags: {
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      llvm::StringRef(Value).split(Parts, ',', -1, /*KeepEmpty=*/false);
+      for (llvm::StringRef P : Parts)
+        Out.push_back(P.trim().str());
+      break;
+    }
+    case NvccAction::FastMath:
+      Out.push_back("-ffast-math");
+      break;
+    case NvccAction::Rdc:
+      Rdc = llvm::StringRef(Value).equals_insensitive("true");
+      break;
+    case NvccAction::DeviceC:
+      Rdc = true;
+      Out.push_back("-c");
+      break;
+    case NvccAction::Std:
+      Out.push_back("-std=" + Value);
+      break;
+    case NvccAction::DefaultStream:
+      if (Value == "per-thread")
+        Out.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+      break;
+    case NvccAction::Language:
+      Out.push_back("-x");
+      Out.push_back(Value == "cu" ? "cuda" : Value);
+      break;
+    }
+  }
+  if (Rdc)
+    Out.push_back("-fgpu-rdc");
+  // Exactly one architecture: several would make several device ASTs, of
+  // which tooling uses one anyway. The last one named is the newest in the
+  // usual CMake order.
+  Out.push_back("--cuda-gpu-arch=" +
+                (Arches.empty() ? std::string(NewestClangGpuArch)
+                                : Arches.back()));
+  return Out;
+}
+
+std::vector<std::string> maxcode::adjustForParsing(
+    llvm::ArrayRef<std::string> Args, llvm::StringRef File,
+    llvm::StringRef Directory, const ParseSettings &S) {
+  bool Nvcc = isNvccCommand(Args);
+  std::vector<std::string> Out =
+      Nvcc ? translateNvccArguments(Args, Directory, S) : Args.vec();
+  bool Cuda = Nvcc || isCudaSource(File) ||
+              llvm::any_of(Args, [](const std::string &A) {
+                return A == "-xcuda" || A == "cuda";
+              });
+  // Options go before the file name and any "--" that precedes it.
+  auto Pos = Out.end();
+  for (auto It = Out.begin() + 1; It != Out.end(); ++It)
+    if (*It == "--") {
+      Pos = It;
+      break;
+    }
+  std::vector<std::string> Extra;
+  if (!llvm::any_of(Out, [](const std::string &A) {
+        return llvm::StringRef(A).starts_with("-resource-dir");
+      }))
+    Extra.push_back("-resource-dir=" + S.ResourceDir);
+  if (Cuda) {
+    if (!llvm::any_of(Out, [](const std::string &A) {
+          return llvm::StringRef(A).starts_with("--cuda-gpu-arch");
+        }))
+      Extra.push_back(std::string("--cuda-gpu-arch=") + NewestClangGpuArch);
+    Extra.insert(Extra.end(),
+                 {"--cuda-path=" + S.CudaPath, "--cuda-host-only",
+                  "-Wno-unknown-cuda-version", "-isystem", S.ShimDir,
+                  "-isystem", S.CudaPath + "/include/cccl"});
+  }
+  Extra.push_back("-Qunused-arguments");
+  Out.insert(Pos, Extra.begin(), Extra.end());
+  return Out;
+}
+
+ParseSettings maxcode::getDefaultParseSettings(const char *Argv0,
+                                               void *MainAddr) {
+  ParseSettings S;
+  S.ResourceDir = MAXCODE_CLANG_RESOURCE_DIR;
+  S.CudaPath = MAXCODE_CUDA_PATH;
+  if (auto V = llvm::sys::Process::GetEnv("MAXCODE_CLANG_RESOURCE_DIR"))
+    S.ResourceDir = *V;
+  if (auto V = llvm::sys::Process::GetEnv("MAXCODE_CUDA_PATH"))
+    S.CudaPath = *V;
+  llvm::SmallString<256> ClangPath(S.ResourceDir);
+  // <llvm>/lib/clang/19 -> <llvm>/bin/clang++
+  llvm::sys::path::remove_filename(ClangPath);
+  llvm::sys::path::remove_filename(ClangPath);
+  llvm::sys::path::remove_filename(ClangPath);
+  llvm::sys::path::append(ClangPath, "bin", "clang++");
+  S.ClangPath = std::string(ClangPath);
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, MainAddr);
+  llvm::SmallString<256> Shim(llvm::sys::path::parent_path(Exe));
+  llvm::sys::path::append(Shim, "..", MAXCODE_RESOURCE_SUBDIR, "cuda-shim");
+  llvm::sys::path::remove_dots(Shim, /*remove_dot_dot=*/true);
+  S.ShimDir = std::string(Shim);
+  return S;
+}

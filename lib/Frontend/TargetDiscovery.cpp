@@ -1,0 +1,352 @@
+//===-- TargetDiscovery.cpp - Functions and kernels of a main file --------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Frontend/Target.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Index/USRGeneration.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace maxcode;
+using namespace clang;
+
+ParsedFile::ParsedFile() = default;
+ParsedFile::~ParsedFile() = default;
+ParsedFile::ParsedFile(ParsedFile &&) = default;
+ParsedFile &ParsedFile::operator=(ParsedFile &&) = default;
+
+llvm::StringRef maxcode::targetKindName(TargetKind K) {
+  switch (K) {
+  case TargetKind::CpuFunction:
+    return "cpu-function";
+  case TargetKind::CudaKernel:
+    return "cuda-kernel";
+  case TargetKind::CudaDeviceFunction:
+    return "cuda-device-function";
+  }
+  llvm_unreachable("unknown target kind");
+}
+
+double Target::staticScore() const {
+  double Score = LoopDepth * 10.0 + LaunchSites.size() * 5.0;
+  if (Kind == TargetKind::CudaKernel)
+    Score += 20;
+  return Score;
+}
+
+void maxcode::rankTargets(std::vector<Target> &Targets) {
+  bool Measured = !Targets.empty() &&
+                  llvm::all_of(Targets, [](const Target &T) {
+                    return T.Share.has_value();
+                  });
+  std::stable_sort(Targets.begin(), Targets.end(),
+                   [Measured](const Target &A, const Target &B) {
+                     if (Measured)
+                       return *A.Share > *B.Share;
+                     return A.staticScore() > B.staticScore();
+                   });
+}
+
+namespace {
+/// A one-entry database: the adjusted command for the one file parsed.
+class SingleCommandDatabase : public tooling::CompilationDatabase {
+public:
+  explicit SingleCommandDatabase(tooling::CompileCommand C)
+      : Command(std::move(C)) {}
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef) const override {
+    return {Command};
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return {Command.Filename};
+  }
+
+private:
+  tooling::CompileCommand Command;
+};
+} // namespace
+
+llvm::Expected<ParsedFile>
+maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
+                   const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
+                   std::optional<llvm::StringRef> Contents) {
+  tooling::CompileCommand Adjusted = Command;
+  Adjusted.Filename = File.str();
+  Adjusted.CommandLine = adjustForParsing(Command.CommandLine, File,
+                                          Command.Directory, Settings);
+  SingleCommandDatabase DB(Adjusted);
+  tooling::ClangTool Tool(DB, {File.str()});
+  if (Contents)
+    Tool.mapVirtualFile(File, *Contents);
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
+  DiagOpts->ShowColors = false;
+  TextDiagnosticPrinter Printer(DiagOS, DiagOpts.get());
+  Tool.setDiagnosticConsumer(&Printer);
+  std::vector<std::unique_ptr<ASTUnit>> ASTs;
+  int RC = Tool.buildASTs(ASTs);
+  DiagOS.flush();
+  unsigned Errors = Printer.getNumErrors();
+  if (!ASTs.empty() && ASTs.front()->getDiagnostics().hasErrorOccurred())
+    Errors = std::max(Errors, 1u);
+  if (RC != 0 || ASTs.size() != 1 || Errors)
+    return llvm::createStringError(
+        "cannot parse '" + File.str() + "'" +
+        (Errors ? " (" + std::to_string(Errors) + " error" +
+                      (Errors == 1 ? "" : "s") + " above)"
+                : std::string()) +
+        "; a broken AST gives wrong names and ranges, so nothing is listed");
+  ParsedFile P;
+  P.AST = std::move(ASTs.front());
+  P.File = File.str();
+  P.Command = Command;
+  P.ParseArgs = Adjusted.CommandLine;
+  return P;
+}
+
+namespace {
+/// Deepest loop nesting under a statement.
+class LoopDepthVisitor : public RecursiveASTVisitor<LoopDepthVisitor> {
+public:
+  unsigned Depth = 0, Max = 0;
+#define MAXCODE_LOOP(CLASS)                                                    \
+  bool Traverse##CLASS(CLASS *S) {                                             \
+    ++Depth;                                                                   \
+    Max = std::max(Max, Depth);                                                \
+    bool R = RecursiveASTVisitor::Traverse##CLASS(S);                          \
+    --Depth;                                                                   \
+    return R;                                                                  \
+  }
+  MAXCODE_LOOP(ForStmt)
+  MAXCODE_LOOP(WhileStmt)
+  MAXCODE_LOOP(DoStmt)
+  MAXCODE_LOOP(CXXForRangeStmt)
+#undef MAXCODE_LOOP
+};
+
+/// The definition a call names: the template pattern for instantiations.
+const FunctionDecl *patternOf(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  if (const FunctionDecl *P = FD->getTemplateInstantiationPattern())
+    FD = P;
+  return FD->getCanonicalDecl();
+}
+
+/// Finds the kernel an argument of cudaLaunchKernel names, if any.
+const FunctionDecl *kernelNamedBy(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+      if (FD->hasAttr<CUDAGlobalAttr>())
+        return patternOf(FD);
+  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(E))
+    for (const NamedDecl *D : ULE->decls())
+      if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
+        if (FTD->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
+          return patternOf(FTD->getTemplatedDecl());
+  return nullptr;
+}
+
+class DiscoveryVisitor : public RecursiveASTVisitor<DiscoveryVisitor> {
+public:
+  DiscoveryVisitor(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+
+  std::vector<const FunctionDecl *> Definitions;
+  llvm::DenseMap<const FunctionDecl *, std::vector<SourcePosition>> Launches;
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
+        FD->isTemplateInstantiation())
+      return true;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      if (MD->getParent()->isLambda())
+        return true;
+    if (!SM.isWrittenInMainFile(SM.getExpansionLoc(FD->getLocation())))
+      return true;
+    Definitions.push_back(FD);
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+    const FunctionDecl *K = patternOf(E->getDirectCallee());
+    if (!K)
+      K = kernelNamedBy(E->getCallee());
+    addLaunch(K, E->getBeginLoc());
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *E) {
+    if (isa<CUDAKernelCallExpr>(E))
+      return true;
+    llvm::StringRef Name;
+    if (const FunctionDecl *Callee = E->getDirectCallee()) {
+      if (Callee->getIdentifier())
+        Name = Callee->getName();
+    } else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(
+                   E->getCallee()->IgnoreParenImpCasts())) {
+      Name = ULE->getName().getAsIdentifierInfo()
+                 ? ULE->getName().getAsIdentifierInfo()->getName()
+                 : "";
+    }
+    if (!Name.starts_with("cudaLaunch"))
+      return true;
+    for (const Expr *Arg : E->arguments())
+      if (const FunctionDecl *K = kernelNamedBy(Arg)) {
+        addLaunch(K, E->getBeginLoc());
+        break;
+      }
+    return true;
+  }
+
+private:
+  void addLaunch(const FunctionDecl *K, SourceLocation Loc) {
+    if (!K)
+      return;
+    Loc = SM.getExpansionLoc(Loc);
+    if (!SM.isWrittenInMainFile(Loc))
+      return;
+    Launches[K].push_back(
+        {SM.getExpansionLineNumber(Loc), SM.getExpansionColumnNumber(Loc)});
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+};
+
+bool hasExplicitAttr(const FunctionDecl *FD, attr::Kind K) {
+  for (const Attr *A : FD->attrs())
+    if (A->getKind() == K && !A->isImplicit() && !A->isInherited())
+      return true;
+  return false;
+}
+
+std::string collapseWhitespace(llvm::StringRef S) {
+  std::string Out;
+  bool Space = false;
+  for (char C : S) {
+    if (llvm::isSpace(C)) {
+      Space = true;
+      continue;
+    }
+    if (Space && !Out.empty())
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  return Out;
+}
+} // namespace
+
+std::vector<Target> maxcode::discoverTargets(ParsedFile &Parsed) {
+  ASTContext &Ctx = Parsed.AST->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  FileID Main = SM.getMainFileID();
+  llvm::StringRef Buffer = SM.getBufferData(Main);
+  DiscoveryVisitor V(Ctx);
+  V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  ASTNameGenerator Mangler(Ctx);
+
+  std::vector<Target> Out;
+  llvm::DenseSet<unsigned> Seen;
+  for (const FunctionDecl *FD : V.Definitions) {
+    // The definition's text starts at its template header or its first
+    // attribute (__global__ is a macro for one), whichever comes first.
+    SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc());
+    if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate())
+      Begin = SM.getExpansionLoc(FTD->getBeginLoc());
+    if (FD->getNumTemplateParameterLists())
+      Begin = SM.getExpansionLoc(
+          FD->getTemplateParameterList(0)->getTemplateLoc());
+    for (const Attr *A : FD->attrs()) {
+      if (A->isImplicit() || A->isInherited() || !A->getLocation().isValid())
+        continue;
+      SourceLocation L = SM.getExpansionLoc(A->getRange().getBegin());
+      if (SM.isWrittenInMainFile(L) &&
+          SM.isBeforeInTranslationUnit(L, Begin))
+        Begin = L;
+    }
+    SourceLocation End = SM.getExpansionLoc(FD->getEndLoc());
+    if (SM.getFileID(Begin) != Main || SM.getFileID(End) != Main)
+      continue;
+    unsigned BeginOff = SM.getFileOffset(Begin);
+    unsigned EndOff = SM.getFileOffset(End) +
+                      Lexer::MeasureTokenLength(End, SM, Ctx.getLangOpts());
+    if (EndOff <= BeginOff || EndOff > Buffer.size() ||
+        !Seen.insert(BeginOff).second)
+      continue;
+
+    Target T;
+    T.Name = FD->getQualifiedNameAsString();
+    if (hasExplicitAttr(FD, attr::CUDAGlobal))
+      T.Kind = TargetKind::CudaKernel;
+    else if (hasExplicitAttr(FD, attr::CUDADevice))
+      T.Kind = TargetKind::CudaDeviceFunction;
+    T.File = Parsed.File;
+    T.Line = SM.getExpansionLineNumber(Begin);
+    T.EndLine = SM.getExpansionLineNumber(End);
+    T.BeginOffset = BeginOff;
+    T.EndOffset = EndOff;
+    llvm::SmallString<128> USR;
+    if (!index::generateUSRForDecl(FD, USR))
+      T.USR = std::string(USR);
+    if (const Stmt *Body = FD->getBody()) {
+      unsigned BodyOff = SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()));
+      if (BodyOff > BeginOff && BodyOff <= EndOff)
+        T.Signature =
+            collapseWhitespace(Buffer.slice(BeginOff, BodyOff).rtrim());
+      LoopDepthVisitor L;
+      L.TraverseStmt(const_cast<Stmt *>(Body));
+      T.LoopDepth = L.Max;
+    }
+    std::array<uint8_t, 32> Hash = llvm::SHA256::hash(llvm::arrayRefFromStringRef(
+        Buffer.slice(BeginOff, EndOff)));
+    T.TextHash = llvm::toHex(Hash, /*LowerCase=*/true);
+    auto It = V.Launches.find(FD->getCanonicalDecl());
+    if (It != V.Launches.end())
+      T.LaunchSites = It->second;
+
+    // Linker names, for mapping profiles. Dependent declarations have none;
+    // their instantiations do.
+    auto AddNames = [&](const FunctionDecl *D) {
+      if (D->isDependentContext())
+        return;
+      if (isa<CXXConstructorDecl>(D) || isa<CXXDestructorDecl>(D)) {
+        for (std::string &N : Mangler.getAllManglings(D))
+          T.MangledNames.push_back(std::move(N));
+        return;
+      }
+      T.MangledNames.push_back(Mangler.getName(D));
+    };
+    if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate()) {
+      for (const FunctionDecl *Spec : FTD->specializations())
+        AddNames(Spec);
+    } else {
+      AddNames(FD);
+    }
+    Out.push_back(std::move(T));
+  }
+  std::stable_sort(Out.begin(), Out.end(), [](const Target &A, const Target &B) {
+    return A.BeginOffset < B.BeginOffset;
+  });
+  return Out;
+}

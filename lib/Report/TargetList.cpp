@@ -1,0 +1,83 @@
+//===-- TargetList.cpp - Printing targets ---------------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Report/TargetList.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace maxcode;
+
+void maxcode::writeTargetJSON(llvm::json::OStream &J, const Target &T) {
+  J.object([&] {
+    J.attribute("name", T.Name);
+    J.attribute("kind", targetKindName(T.Kind));
+    J.attribute("file", T.File);
+    J.attribute("line", T.Line);
+    J.attribute("end_line", T.EndLine);
+    J.attribute("usr", T.USR);
+    J.attribute("signature", T.Signature);
+    J.attribute("hash", T.TextHash);
+    J.attributeArray("launch_sites", [&] {
+      for (const SourcePosition &P : T.LaunchSites)
+        J.object([&] {
+          J.attribute("line", P.Line);
+          J.attribute("column", P.Column);
+        });
+    });
+    J.attribute("loop_depth", T.LoopDepth);
+    if (T.Share)
+      J.attribute("share", *T.Share);
+    else
+      J.attribute("share", nullptr);
+  });
+}
+
+void maxcode::printTargetsJSON(llvm::ArrayRef<Target> Targets,
+                               llvm::raw_ostream &OS) {
+  llvm::json::OStream J(OS, /*IndentSize=*/2);
+  J.object([&] {
+    J.attribute("version", JSONOutputVersion);
+    J.attributeArray("targets", [&] {
+      for (const Target &T : Targets)
+        writeTargetJSON(J, T);
+    });
+  });
+  OS << "\n";
+}
+
+void maxcode::printTargetsText(llvm::ArrayRef<Target> Targets,
+                               llvm::raw_ostream &OS) {
+  if (Targets.empty()) {
+    OS << "no function or kernel definitions found\n";
+    return;
+  }
+  size_t NameW = 4, LocW = 8;
+  std::vector<std::string> Locs;
+  for (const Target &T : Targets) {
+    Locs.push_back(llvm::formatv("{0}:{1}-{2}",
+                                 llvm::sys::path::filename(T.File), T.Line,
+                                 T.EndLine)
+                       .str());
+    NameW = std::max(NameW, T.Name.size());
+    LocW = std::max(LocW, Locs.back().size());
+  }
+  OS << llvm::left_justify("NAME", NameW) << ' '
+     << llvm::left_justify("KIND", 20) << ' '
+     << llvm::left_justify("LOCATION", LocW) << "  LOOPS LAUNCHES  SHARE\n";
+  for (size_t I = 0; I < Targets.size(); ++I) {
+    const Target &T = Targets[I];
+    std::string Share =
+        T.Share ? llvm::formatv("{0:f1}%", *T.Share * 100).str() : "-";
+    OS << llvm::left_justify(T.Name, NameW) << ' '
+       << llvm::left_justify(targetKindName(T.Kind), 20) << ' '
+       << llvm::left_justify(Locs[I], LocW) << ' '
+       << llvm::right_justify(std::to_string(T.LoopDepth), 6) << ' '
+       << llvm::right_justify(std::to_string(T.LaunchSites.size()), 8) << ' '
+       << llvm::right_justify(Share, 6) << '\n';
+  }
+}

@@ -1,0 +1,64 @@
+# -*- Python -*-
+# lit configuration for clang-maxcode's tool tests. Run through check-maxcode,
+# or: python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv build/test
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "clang-maxcode"
+# RUN lines run in bash: tests start servers, kill runs and use $(...).
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".c", ".cpp", ".cu", ".test"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.maxcode_obj_root, "test")
+
+# FileCheck, not, count and split-file come from LLVM's tool folder, which is
+# put first on PATH so they resolve anywhere in a RUN line.
+llvm_config.with_system_environment(["HOME", "TMPDIR", "USER"])
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("CLANG_NO_DEFAULT_CONFIG", "1")
+llvm_config.use_default_substitutions()
+
+config.substitutions.append(
+    ("%clang-maxcode", os.path.join(config.maxcode_tools_dir, "clang-maxcode")))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(
+    ("%maxcode_src", config.maxcode_src_root))
+config.substitutions.append(
+    ("%cuda_path", config.maxcode_cuda_path))
+
+# Benchmark data shared beside the checkout (never edited, see shared/README).
+pie = os.path.normpath(
+    os.path.join(config.maxcode_src_root, "..", "shared", "data", "pie"))
+config.substitutions.append(("%pie", pie))
+if os.path.isdir(pie):
+    config.available_features.add("pie-data")
+
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
+if shutil.which("bwrap"):
+    config.available_features.add("bwrap")
+if os.path.exists(os.path.join(config.maxcode_cuda_path, "bin", "nvcc")):
+    config.available_features.add("nvcc")
+
+
+def has_cuda_gpu():
+    """True only when a GPU is really there: nvidia-smi lists one."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True,
+                             timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and "GPU " in out.stdout
+
+
+if has_cuda_gpu():
+    config.available_features.add("cuda-gpu")

@@ -1,0 +1,109 @@
+//===-- CallgrindTest.cpp - Reading callgrind output ----------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Frontend/Profile.h"
+#include "gtest/gtest.h"
+
+using namespace maxcode;
+
+namespace {
+
+// The shape callgrind 3.19 writes with --demangle=no: compressed names, a
+// recursion level ("'2"), relative line positions, and calls.
+const char *Sample = R"(# callgrind format
+version: 1
+creator: callgrind-3.19.0
+pid: 4242
+cmd:  ./prog
+part: 1
+
+positions: line
+events: Ir
+summary: 1000
+
+ob=(1) /tmp/prog
+fl=(1) /tmp/prog.cpp
+fn=(1) main
+5 10
++1 20
+cfl=(1)
+cfn=(2) _Z4worki
+calls=1 12
+* 700
+cob=(2) /usr/lib/libc.so.6
+cfl=(2) ???
+cfn=(3) printf
+calls=1 0
+* 100
+
+fn=(2)
+12 300
++2 100
+cfn=(4) _Z4worki'2
+calls=3 12
+* 300
+
+fn=(4)
+12 250
+cfn=(4)
+calls=2 12
+* 200
++1 50
+
+ob=(2)
+fl=(2)
+fn=(3)
+0 100
+)";
+
+TEST(CallgrindTest, ParsesSelfCostsAndCalls) {
+  auto P = parseCallgrind(Sample);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(P->Total, 1000u);
+  EXPECT_EQ(P->Functions["main"].Self, 30u);
+  ASSERT_EQ(P->Functions["main"].Calls.size(), 2u);
+  EXPECT_EQ(P->Functions["main"].Calls[0].Callee, "_Z4worki");
+  EXPECT_EQ(P->Functions["main"].Calls[0].Inclusive, 700u);
+  EXPECT_EQ(P->Functions["_Z4worki"].Self, 400u);
+  EXPECT_EQ(P->Functions["_Z4worki'2"].Self, 300u);
+  // Relative positions: "+1" after line 5 is line 6, "+2" after 12 is 14.
+  EXPECT_EQ((P->Lines[{"/tmp/prog.cpp", 6}]), 20u);
+  EXPECT_EQ((P->Lines[{"/tmp/prog.cpp", 14}]), 100u);
+}
+
+TEST(CallgrindTest, RecursionSuffix) {
+  EXPECT_EQ(callgrindBaseName("_Z3fibi'2"), "_Z3fibi");
+  EXPECT_EQ(callgrindBaseName("main"), "main");
+  EXPECT_EQ(callgrindBaseName("operator'x"), "operator'x");
+}
+
+TEST(CallgrindTest, CostGoesToTheTargetThatSpendsIt) {
+  auto P = parseCallgrind(Sample);
+  ASSERT_TRUE(bool(P));
+  std::vector<Target> Targets(2);
+  Targets[0].Name = "main";
+  Targets[0].MangledNames = {"main"};
+  Targets[1].Name = "work";
+  Targets[1].MangledNames = {"_Z4worki"};
+  attributeProfile(*P, Targets);
+  // main: its own 30 plus the library call (100); work's 700 is work's.
+  EXPECT_DOUBLE_EQ(*Targets[0].Share, 0.13);
+  // work: 300 + 100 + 250 + 50 of its own recursion levels, calls into
+  // itself not counted twice.
+  EXPECT_DOUBLE_EQ(*Targets[1].Share, 0.7);
+  rankTargets(Targets);
+  EXPECT_EQ(Targets.front().Name, "work");
+}
+
+TEST(CallgrindTest, RejectsGarbage) {
+  EXPECT_FALSE(bool(parseCallgrind("fn=(7)\n1 2\n")));
+  auto P = parseCallgrind("hello world\n");
+  EXPECT_FALSE(bool(P));
+  if (!P)
+    llvm::consumeError(P.takeError());
+}
+
+} // namespace

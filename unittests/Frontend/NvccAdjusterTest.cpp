@@ -1,0 +1,139 @@
+//===-- NvccAdjusterTest.cpp - nvcc flags translated for Clang ------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Frontend/NvccAdjuster.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+using namespace maxcode;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::Not;
+
+namespace {
+
+ParseSettings settings() {
+  ParseSettings S;
+  S.ClangPath = "/usr/lib/llvm-19/bin/clang++";
+  S.ResourceDir = "/res";
+  S.CudaPath = "/cuda";
+  S.ShimDir = "/shim";
+  return S;
+}
+
+std::vector<std::string> translate(std::vector<std::string> Args,
+                                   std::vector<std::string> *Dropped = nullptr) {
+  return translateNvccArguments(Args, "/build", settings(), Dropped);
+}
+
+TEST(NvccAdjusterTest, ArchitectureNames) {
+  EXPECT_EQ(clangGpuArchFor("sm_80"), "sm_80");
+  EXPECT_EQ(clangGpuArchFor("compute_75"), "sm_75");
+  EXPECT_EQ(clangGpuArchFor("sm_90a"), "sm_90a");
+  // Clang 19 knows nothing past sm_90.
+  EXPECT_EQ(clangGpuArchFor("sm_100a"), "sm_90");
+  EXPECT_EQ(clangGpuArchFor("sm_120"), "sm_90");
+  EXPECT_EQ(clangGpuArchFor("native"), "");
+  EXPECT_EQ(clangGpuArchFor("all-major"), "");
+}
+
+TEST(NvccAdjusterTest, RecognisesNvcc) {
+  EXPECT_TRUE(isNvccCommand({"/usr/local/cuda/bin/nvcc", "-c", "a.cu"}));
+  EXPECT_TRUE(isNvccCommand({"nvcc"}));
+  EXPECT_FALSE(isNvccCommand({"/usr/bin/g++", "-c", "a.cpp"}));
+  EXPECT_FALSE(isNvccCommand({}));
+}
+
+TEST(NvccAdjusterTest, ArchFlagsBecomeOneCudaGpuArch) {
+  auto Out = translate({"nvcc", "-arch=sm_80", "-c", "a.cu"});
+  EXPECT_THAT(Out, Contains("--cuda-gpu-arch=sm_80"));
+  Out = translate({"nvcc", "-arch", "sm_70", "-c", "a.cu"});
+  EXPECT_THAT(Out, Contains("--cuda-gpu-arch=sm_70"));
+  Out = translate({"nvcc", "--gpu-architecture=compute_86", "a.cu"});
+  EXPECT_THAT(Out, Contains("--cuda-gpu-arch=sm_86"));
+  Out = translate({"nvcc", "-gencode", "arch=compute_80,code=sm_80",
+                   "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
+                   "a.cu"});
+  EXPECT_EQ(std::count_if(Out.begin(), Out.end(),
+                          [](const std::string &A) {
+                            return A.rfind("--cuda-gpu-arch=", 0) == 0;
+                          }),
+            1);
+  EXPECT_THAT(Out, Contains("--cuda-gpu-arch=sm_90"));
+  EXPECT_THAT(Out, Not(Contains("-gencode")));
+  Out = translate({"nvcc", "-arch=sm_100", "a.cu"});
+  EXPECT_THAT(Out, Contains("--cuda-gpu-arch=sm_90"));
+  Out = translate({"nvcc", "a.cu"});
+  EXPECT_THAT(Out, Contains("--cuda-gpu-arch=sm_90"));
+}
+
+TEST(NvccAdjusterTest, TranslatesAndDropsNvccOnlyFlags) {
+  std::vector<std::string> Dropped;
+  auto Out = translate(
+      {"/usr/local/cuda/bin/nvcc", "-ccbin", "/usr/bin/g++",
+       "--expt-relaxed-constexpr", "--extended-lambda", "-rdc=true",
+       "-Xcompiler", "-fPIC,-Wall", "-Xcompiler=-O2", "-Xptxas", "-v",
+       "--use_fast_math", "-lineinfo", "-G", "-std", "c++17", "-x", "cu",
+       "-DFOO=1", "-I/inc", "-O3", "-o", "a.o", "-c", "a.cu"},
+      &Dropped);
+  EXPECT_EQ(Out.front(), "/usr/lib/llvm-19/bin/clang++");
+  for (const char *Gone : {"-ccbin", "/usr/bin/g++", "--expt-relaxed-constexpr",
+                           "--extended-lambda", "-rdc=true", "-Xcompiler",
+                           "-Xptxas", "-v", "--use_fast_math", "-lineinfo",
+                           "-G", "cu"})
+    EXPECT_THAT(Out, Not(Contains(Gone))) << Gone;
+  for (const char *Kept : {"-fPIC", "-Wall", "-O2", "-fgpu-rdc", "-ffast-math",
+                           "-std=c++17", "cuda", "-DFOO=1", "-I/inc", "-O3",
+                           "a.cu"})
+    EXPECT_THAT(Out, Contains(Kept)) << Kept;
+  EXPECT_THAT(Dropped, Contains("-ccbin /usr/bin/g++"));
+  EXPECT_THAT(Dropped, Contains("-lineinfo"));
+}
+
+TEST(NvccAdjusterTest, InlinesOptionsFiles) {
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("maxcode-opts", "rsp", Path));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    ASSERT_FALSE(EC);
+    OS << "-I\"/path with space/include\" -DFROM_FILE --expt-relaxed-constexpr";
+  }
+  auto Out = translate({"nvcc", "--options-file", std::string(Path), "a.cu"});
+  EXPECT_THAT(Out, Contains("-I/path with space/include"));
+  EXPECT_THAT(Out, Contains("-DFROM_FILE"));
+  EXPECT_THAT(Out, Not(Contains("--expt-relaxed-constexpr")));
+  EXPECT_THAT(Out, Not(Contains("--options-file")));
+  Out = translate({"nvcc", "@" + std::string(Path), "a.cu"});
+  EXPECT_THAT(Out, Contains("-DFROM_FILE"));
+  llvm::sys::fs::remove(Path);
+}
+
+TEST(NvccAdjusterTest, DefaultStreamAndDeviceC) {
+  auto Out = translate({"nvcc", "--default-stream", "per-thread", "-dc", "a.cu"});
+  EXPECT_THAT(Out, Contains("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"));
+  EXPECT_THAT(Out, Contains("-fgpu-rdc"));
+  EXPECT_THAT(Out, Contains("-c"));
+}
+
+TEST(NvccAdjusterTest, ParsingAddsCudaSupport) {
+  auto Out = adjustForParsing({"nvcc", "-c", "a.cu"}, "/src/a.cu", "/build",
+                              settings());
+  for (const char *Needed :
+       {"-resource-dir=/res", "--cuda-path=/cuda", "--cuda-host-only",
+        "-Wno-unknown-cuda-version", "/shim", "/cuda/include/cccl"})
+    EXPECT_THAT(Out, Contains(Needed)) << Needed;
+  // A C++ file gets the resource dir only.
+  Out = adjustForParsing({"g++", "-std=c++17", "-c", "a.cpp"}, "/src/a.cpp",
+                         "/build", settings());
+  EXPECT_THAT(Out, Contains("-resource-dir=/res"));
+  EXPECT_THAT(Out, Not(Contains("--cuda-host-only")));
+  EXPECT_EQ(Out.front(), "g++");
+}
+
+} // namespace

@@ -1,0 +1,86 @@
+//===-- ProcessTest.cpp - Child processes with limits ---------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Support/Process.h"
+#include "gtest/gtest.h"
+#include <csignal>
+
+using namespace maxcode;
+
+namespace {
+
+ProcessResult run(std::vector<std::string> Argv, ProcessLimits L = {}) {
+  ProcessSpec S;
+  S.Argv = std::move(Argv);
+  S.Limits = L;
+  auto R = runProcess(S);
+  EXPECT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  return R ? *R : ProcessResult();
+}
+
+TEST(ProcessTest, CapturesOutputAndExitCode) {
+  ProcessResult R = run({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+  EXPECT_EQ(R.ExitCode, 3);
+  EXPECT_EQ(R.Stdout, "out\n");
+  EXPECT_EQ(R.Stderr, "err\n");
+  EXPECT_FALSE(R.succeeded());
+  EXPECT_EQ(R.describe(), "exited with code 3");
+}
+
+TEST(ProcessTest, TimeoutKillsTheWholeGroup) {
+  ProcessLimits L;
+  L.WallSeconds = 0.5;
+  // The grandchild holds stdout open; the run must still end at the deadline.
+  ProcessResult R = run({"/bin/sh", "-c", "sleep 30 & sleep 30"}, L);
+  EXPECT_TRUE(R.TimedOut);
+  EXPECT_LT(R.WallSeconds, 5.0);
+}
+
+TEST(ProcessTest, OutputIsCapped) {
+  ProcessLimits L;
+  L.OutputBytes = 1 << 16;
+  L.WallSeconds = 20;
+  ProcessResult R = run({"/bin/sh", "-c", "yes xxxxxxxxxxxxxxxx"}, L);
+  EXPECT_TRUE(R.OutputLimitExceeded);
+  EXPECT_EQ(R.Stdout.size(), size_t(1 << 16));
+}
+
+TEST(ProcessTest, ReportsSignals) {
+  ProcessResult R = run({"/bin/sh", "-c", "kill -SEGV $$"});
+  EXPECT_EQ(R.Signal, SIGSEGV);
+  EXPECT_NE(R.describe().find("signal 11"), std::string::npos);
+}
+
+TEST(ProcessTest, MissingProgramIsAnError) {
+  ProcessSpec S;
+  S.Argv = {"maxcode-no-such-program"};
+  auto R = runProcess(S);
+  ASSERT_FALSE(bool(R));
+  EXPECT_NE(llvm::toString(R.takeError()).find("maxcode-no-such-program"),
+            std::string::npos);
+}
+
+TEST(ProcessTest, StdinAndEnvironment) {
+  ProcessSpec S;
+  S.Argv = {"/bin/sh", "-c", "cat; echo $MAXCODE_TEST_VAR"};
+  S.StdinFile = "/etc/hostname";
+  S.Env = {{"MAXCODE_TEST_VAR", "hello"}};
+  auto R = runProcess(S);
+  ASSERT_TRUE(bool(R));
+  EXPECT_NE(R->Stdout.find("hello"), std::string::npos);
+}
+
+TEST(ProcessTest, SplitsAndQuotesCommandLines) {
+  std::vector<std::string> W = splitCommandLine("a 'b c' \"d e\" f\\ g");
+  ASSERT_EQ(W.size(), 4u);
+  EXPECT_EQ(W[1], "b c");
+  EXPECT_EQ(W[2], "d e");
+  EXPECT_EQ(W[3], "f g");
+  EXPECT_EQ(shellQuote("plain"), "plain");
+  EXPECT_EQ(shellQuote("it's"), "'it'\\''s'");
+}
+
+} // namespace

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+#===-- utils/setup.sh - Install what clang-maxcode needs ------------------===#
+#
+# Installs the Debian 12 packages the build and the tests need, only those
+# missing: when everything is there it does nothing (and needs no network).
+#
+#===-----------------------------------------------------------------------===#
+set -euo pipefail
+
+PACKAGES=(
+  cmake ninja-build g++ python3
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
+  clang-tools-19
+  nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev
+  libgtest-dev libgmock-dev
+  valgrind bubblewrap
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null; then
+    SUDO=sudo
+  else
+    echo "setup: missing packages (${missing[*]}) and not root; install them with apt-get" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
