@@ -26,11 +26,28 @@ llvm_config.use_default_substitutions()
 
 config.substitutions.append(
     ("%clang-maxcode", os.path.join(config.maxcode_tools_dir, "clang-maxcode")))
+config.substitutions.append(("%maxcode_bin", config.maxcode_tools_dir))
+# The language server beside it (docs/Editors.md); its tests are transcripts.
+config.substitutions.append(
+    ("%maxcode-lsp", os.path.join(config.maxcode_tools_dir, "maxcode-lsp")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(
     ("%maxcode_src", config.maxcode_src_root))
 config.substitutions.append(
     ("%cuda_path", config.maxcode_cuda_path))
+# The build's library folder, holding libmaxcode-cupti.so, and the reader of
+# its reports (docs/CUDA.md).
+config.substitutions.append(
+    ("%maxcode_lib_dir", os.path.join(config.maxcode_obj_root, "lib")))
+config.substitutions.append(
+    ("%maxcode-cupti-report",
+     os.path.join(config.maxcode_tools_dir, "maxcode-cupti-report")))
+# The scripted OpenAI-compatible server for LLM tests (docs/LLM.md):
+# %llm-server start --script S.json --state DIR / %llm-server stop --state DIR
+config.substitutions.append(
+    ("%llm-server", "%s %s" % (config.python_executable,
+                               os.path.join(config.maxcode_src_root, "utils",
+                                            "scripted-llm-server.py"))))
 
 # Benchmark data shared beside the checkout (never edited, see shared/README).
 pie = os.path.normpath(
@@ -62,3 +79,51 @@ def has_cuda_gpu():
 
 if has_cuda_gpu():
     config.available_features.add("cuda-gpu")
+
+
+def clang_maxcode_help_mentions(flag):
+    """True when the built clang-maxcode's --help lists the flag."""
+    tool = os.path.join(config.maxcode_tools_dir, "clang-maxcode")
+    try:
+        out = subprocess.run([tool, "--help"], capture_output=True, text=True,
+                             timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return flag in out.stdout
+
+
+# maxcode-lsp runs whole searches through clang-maxcode once it has the
+# command-line contract the server relies on (docs/Editors.md).
+if clang_maxcode_help_mentions("--progress-file"):
+    config.available_features.add("maxcode-search")
+# An editor that no one here wrote, driven headless through a code action.
+if shutil.which("nvim"):
+    config.available_features.add("nvim")
+
+
+def slurm_answers():
+    """True when SLURM_CONF names a cluster whose controller answers, as the
+    one utils/slurm-cluster.sh brings up (and .ci/run does)."""
+    conf = os.environ.get("SLURM_CONF")
+    scontrol = shutil.which("scontrol")
+    sinfo = shutil.which("sinfo")
+    if not conf or not scontrol or not sinfo:
+        return False
+    try:
+        # ping answers at once when the controller is down, where sinfo
+        # retries for seconds.
+        ping = subprocess.run([scontrol, "ping"], capture_output=True,
+                              text=True, timeout=5)
+        if ping.returncode != 0 or "is UP" not in ping.stdout:
+            return False
+        out = subprocess.run([sinfo, "-h"], capture_output=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0
+
+
+# Every Slurm command in a test must reach the same cluster.
+if "SLURM_CONF" in os.environ:
+    config.environment["SLURM_CONF"] = os.environ["SLURM_CONF"]
+if slurm_answers():
+    config.available_features.add("slurm")

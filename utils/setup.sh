@@ -12,8 +12,11 @@ PACKAGES=(
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
   clang-tools-19
   nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev
+  curl procps
   libgtest-dev libgmock-dev
   valgrind bubblewrap
+  neovim
+  slurm-wlm munge
 )
 
 missing=()

@@ -62,6 +62,32 @@ void maxcode::rankTargets(std::vector<Target> &Targets) {
                    });
 }
 
+llvm::Expected<std::vector<Target>>
+maxcode::selectTargets(const std::vector<Target> &Ranked,
+                       llvm::StringRef Names) {
+  if (Ranked.empty())
+    return llvm::createStringError(
+        "no function or kernel definitions found to optimise");
+  if (Names.trim().empty())
+    return std::vector<Target>{Ranked.front()};
+  std::vector<Target> Out;
+  llvm::SmallVector<llvm::StringRef, 4> Wanted;
+  Names.split(Wanted, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef W : Wanted) {
+    W = W.trim();
+    auto It = llvm::find_if(Ranked, [&](const Target &T) { return T.Name == W; });
+    if (It == Ranked.end()) {
+      std::string Known;
+      for (const Target &T : Ranked)
+        Known += (Known.empty() ? "" : ", ") + T.Name;
+      return llvm::createStringError("unknown target '" + W.str() +
+                                     "'; the targets are: " + Known);
+    }
+    Out.push_back(*It);
+  }
+  return Out;
+}
+
 namespace {
 /// A one-entry database: the adjusted command for the one file parsed.
 class SingleCommandDatabase : public tooling::CompilationDatabase {
@@ -81,10 +107,30 @@ private:
 };
 } // namespace
 
+namespace {
+/// Prints diagnostics and notes whether an error was a syntax error.
+class SyntaxAwarePrinter : public TextDiagnosticPrinter {
+public:
+  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+  bool SawSyntaxError = false;
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    if (Level >= DiagnosticsEngine::Error) {
+      llvm::StringRef Category = DiagnosticIDs::getCategoryNameFromID(
+          DiagnosticIDs::getCategoryNumberForDiag(Info.getID()));
+      if (Category == "Parse Issue" ||
+          Category == "Lexical or Preprocessor Issue")
+        SawSyntaxError = true;
+    }
+    TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
+  }
+};
+} // namespace
+
 llvm::Expected<ParsedFile>
 maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
                    const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
-                   std::optional<llvm::StringRef> Contents) {
+                   std::optional<llvm::StringRef> Contents, bool *SyntaxError) {
   tooling::CompileCommand Adjusted = Command;
   Adjusted.Filename = File.str();
   Adjusted.CommandLine = adjustForParsing(Command.CommandLine, File,
@@ -95,11 +141,13 @@ maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
     Tool.mapVirtualFile(File, *Contents);
   auto DiagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
   DiagOpts->ShowColors = false;
-  TextDiagnosticPrinter Printer(DiagOS, DiagOpts.get());
+  SyntaxAwarePrinter Printer(DiagOS, DiagOpts.get());
   Tool.setDiagnosticConsumer(&Printer);
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
   int RC = Tool.buildASTs(ASTs);
   DiagOS.flush();
+  if (SyntaxError)
+    *SyntaxError = Printer.SawSyntaxError;
   unsigned Errors = Printer.getNumErrors();
   if (!ASTs.empty() && ASTs.front()->getDiagnostics().hasErrorOccurred())
     Errors = std::max(Errors, 1u);

@@ -14,6 +14,8 @@
 #include "llvm/Support/StringSaver.h"
 
 #include <cerrno>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -26,6 +28,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 extern char **environ;
 
@@ -37,6 +40,8 @@ std::string ProcessResult::describe() const {
            " s";
   if (OutputLimitExceeded)
     return "killed: output limit exceeded";
+  if (Cancelled)
+    return "cancelled";
   if (Signal)
     return "killed by signal " + std::to_string(Signal) + " (" +
            strsignal(Signal) + ")";
@@ -86,6 +91,22 @@ void setLimit(int Resource, uint64_t Value) {
   struct rlimit R;
   R.rlim_cur = R.rlim_max = Value;
   (void)setrlimit(Resource, &R);
+}
+
+unsigned countProcessesOf(uid_t Uid) {
+  unsigned N = 0;
+  if (DIR *D = opendir("/proc")) {
+    while (struct dirent *E = readdir(D)) {
+      if (!llvm::all_of(llvm::StringRef(E->d_name), llvm::isDigit))
+        continue;
+      struct stat St;
+      std::string P = std::string("/proc/") + E->d_name;
+      if (stat(P.c_str(), &St) == 0 && St.st_uid == Uid)
+        ++N;
+    }
+    closedir(D);
+  }
+  return N;
 }
 
 [[noreturn]] void childFail(int StatusFd, int Err) {
@@ -140,6 +161,13 @@ llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
     Plan.Envp.push_back(S.data());
   Plan.Envp.push_back(nullptr);
 
+  // RLIMIT_NPROC counts every process of the real user. When the child keeps
+  // our (non-root) user, the limit must sit above what that user already
+  // runs, or the child could not fork at all.
+  uint64_t ProcessLimit = Spec.Limits.MaxProcesses;
+  if (ProcessLimit && geteuid() != 0)
+    ProcessLimit += countProcessesOf(getuid());
+
   int OutPipe[2], ErrPipe[2], StatusPipe[2];
   if (pipe2(OutPipe, O_CLOEXEC) || pipe2(ErrPipe, O_CLOEXEC) ||
       pipe2(StatusPipe, O_CLOEXEC))
@@ -173,7 +201,7 @@ llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
     setLimit(RLIMIT_CPU, L.CpuSeconds);
     setLimit(RLIMIT_AS, L.MemoryBytes);
     setLimit(RLIMIT_FSIZE, L.FileSizeBytes);
-    setLimit(RLIMIT_NPROC, L.MaxProcesses);
+    setLimit(RLIMIT_NPROC, ProcessLimit);
     setLimit(RLIMIT_CORE, 0);
     struct rlimit NoCore = {0, 0};
     setrlimit(RLIMIT_CORE, &NoCore);
@@ -223,7 +251,14 @@ llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
       kill(-Pid, SIGKILL);
     GroupKilled = true;
   };
-  char Buf[65536];
+  // Large pipes and reads drained until they would block: a child writing a
+  // flood must reach the output cap quickly, not at the pace of poll().
+  for (int Fd : {OutPipe[0], ErrPipe[0]}) {
+    fcntl(Fd, F_SETPIPE_SZ, 1 << 20);
+    fcntl(Fd, F_SETFL, fcntl(Fd, F_GETFL) | O_NONBLOCK);
+  }
+  std::vector<char> Buffer(1 << 20);
+  char *Buf = Buffer.data();
   while (!Reaped || Open[0] || Open[1]) {
     int Timeout = Reaped ? 100 : 10;
     if (Open[0] || Open[1]) {
@@ -239,21 +274,26 @@ llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
         if (!(Active[J].revents & (POLLIN | POLLHUP | POLLERR)))
           continue;
         int I = Map[J];
-        ssize_t Got = read(Fds[I].fd, Buf, sizeof(Buf));
-        if (Got <= 0) {
+        for (;;) {
+          ssize_t Got = read(Fds[I].fd, Buf, Buffer.size());
           if (Got < 0 && errno == EINTR)
             continue;
-          Open[I] = false;
-          continue;
-        }
-        std::string &Sink = *Sinks[I];
-        size_t Room = Spec.Limits.OutputBytes > Sink.size()
-                          ? Spec.Limits.OutputBytes - Sink.size()
-                          : 0;
-        Sink.append(Buf, std::min<size_t>(Room, Got));
-        if ((size_t)Got > Room && !R.TimedOut) {
-          R.OutputLimitExceeded = true;
-          KillGroup();
+          if (Got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+          if (Got <= 0) {
+            Open[I] = false;
+            break;
+          }
+          std::string &Sink = *Sinks[I];
+          size_t Room = Spec.Limits.OutputBytes > Sink.size()
+                            ? Spec.Limits.OutputBytes - Sink.size()
+                            : 0;
+          Sink.append(Buf, std::min<size_t>(Room, Got));
+          if ((size_t)Got > Room && !R.TimedOut) {
+            R.OutputLimitExceeded = true;
+            KillGroup();
+            break;
+          }
         }
       }
     } else {
@@ -277,6 +317,11 @@ llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
       R.TimedOut = true;
       KillGroup();
     }
+    if (!Reaped && Spec.Cancel && Spec.Cancel->load() && !R.TimedOut &&
+        !R.OutputLimitExceeded && !R.Cancelled) {
+      R.Cancelled = true;
+      KillGroup();
+    }
   }
   close(OutPipe[0]);
   close(ErrPipe[0]);
@@ -286,7 +331,7 @@ llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
   else if (WIFSIGNALED(Status))
     R.Signal = WTERMSIG(Status);
   // A kill for our own reasons is reported as that reason, not as SIGKILL.
-  if (R.TimedOut || R.OutputLimitExceeded)
+  if (R.TimedOut || R.OutputLimitExceeded || R.Cancelled)
     R.Signal = 0;
   // RLIMIT_CPU ends the child with SIGXCPU (or SIGKILL past the hard limit).
   if (R.Signal == SIGXCPU)

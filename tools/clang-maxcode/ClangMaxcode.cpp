@@ -10,12 +10,13 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "maxcode/Frontend/CompilationDatabase.h"
-#include "maxcode/Frontend/Discovery.h"
-#include "maxcode/Report/TargetList.h"
+#include "maxcode/Policy/RuleTool.h"
+#include "maxcode/Search/Driver.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -52,6 +53,193 @@ static cl::opt<std::string> ProfileCmd(
     "profile-cmd",
     cl::desc("Rank targets by running this command under callgrind"),
     cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> TargetNames(
+    "target",
+    cl::desc("Qualified names of the targets, comma-separated (default: the "
+             "hottest)"),
+    cl::value_desc("name[,...]"), cl::cat(MaxcodeCategory));
+
+// Evaluation (docs/Evaluation.md).
+static cl::opt<std::string> Evaluate(
+    "evaluate",
+    cl::desc("Evaluate one variant: a full edited copy of the source file"),
+    cl::value_desc("file"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> TestsDir(
+    "tests",
+    cl::desc("Program mode: input.N.txt/output.N.txt or NAME.in/NAME.out "
+             "pairs, fed on stdin"),
+    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
+static cl::opt<double> Tolerance(
+    "tolerance", cl::desc("Numbers in outputs may differ by this much"),
+    cl::init(1e-3), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned> MeasureTests(
+    "measure-tests",
+    cl::desc("Program mode: how many of the largest inputs are timed"),
+    cl::init(4), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    BuildCmd("build-cmd",
+             cl::desc("Project mode: builds the sandbox copy of the tree"),
+             cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    TestCmd("test-cmd",
+            cl::desc("Project mode: exits 0 when the copy is correct"),
+            cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    BenchCmd("bench-cmd", cl::desc("Project mode: the command that is timed"),
+             cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> BenchMetric(
+    "bench-metric",
+    cl::desc("Read the cost (lower is better) from the bench's output with "
+             "this regular expression (first group) instead of timing it"),
+    cl::value_desc("regex"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> ProjectRoot(
+    "project-root",
+    cl::desc("Project mode: the tree copied into the sandbox (default: the "
+             "enclosing git repository)"),
+    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
+enum class ScopeOpt { Default, Target, File };
+static cl::opt<ScopeOpt> Scope(
+    "scope", cl::desc("What a variant may edit"), cl::init(ScopeOpt::Default),
+    cl::values(clEnumValN(ScopeOpt::Target, "target",
+                          "the target's definition, new declarations before "
+                          "it, #include lines (default in project mode and "
+                          "for CUDA)"),
+               clEnumValN(ScopeOpt::File, "file",
+                          "the whole file (default in program mode)")),
+    cl::cat(MaxcodeCategory));
+static cl::opt<MeasureMode> Measure(
+    "measure", cl::desc("What a speedup is measured in"),
+    cl::init(MeasureMode::Time),
+    cl::values(clEnumValN(MeasureMode::Time, "time",
+                          "wall time, baseline and variant interleaved"),
+               clEnumValN(MeasureMode::Instructions, "instructions",
+                          "instructions counted by callgrind (deterministic)"),
+               clEnumValN(MeasureMode::CudaKernel, "cuda-kernel",
+                          "GPU time of all kernels, from CUPTI")),
+    cl::cat(MaxcodeCategory));
+static cl::opt<SandboxMode> Sandbox(
+    "sandbox", cl::desc("How builds and runs are isolated"),
+    cl::init(SandboxMode::Auto),
+    cl::values(clEnumValN(SandboxMode::Auto, "auto",
+                          "bubblewrap when it works, else limits only"),
+               clEnumValN(SandboxMode::Bwrap, "bwrap",
+                          "bubblewrap: no network, read-only system"),
+               clEnumValN(SandboxMode::None, "none",
+                          "process group and limits only")),
+    cl::cat(MaxcodeCategory));
+static cl::opt<double> Timeout("timeout",
+                               cl::desc("Wall-clock limit of one run (s)"),
+                               cl::init(10), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned> Jobs("j",
+                              cl::desc("Builds in parallel (default: cores)"),
+                              cl::init(0), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned> Repetitions(
+    "repetitions", cl::desc("Timed baseline/variant pairs per comparison"),
+    cl::init(5), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    StorePath("store",
+              cl::desc("The rollout store (SQLite), also the evaluation "
+                       "cache"),
+              cl::value_desc("file.sqlite"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> ScratchRoot(
+    "scratch-dir",
+    cl::desc("Where scratch folders go (default: the system's temporary "
+             "folder)"),
+    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
+
+// The rules policy (docs/Rules.md).
+static cl::opt<std::string> RuleGlobs(
+    "rules",
+    cl::desc("Rules the rules policy may use: comma-separated globs, '-' "
+             "turns off, later wins (default: all)"),
+    cl::value_desc("globs"), cl::cat(MaxcodeCategory));
+static cl::opt<bool> ListRules("list-rules",
+                               cl::desc("List the rewrite rules and exit"),
+                               cl::cat(MaxcodeCategory));
+static cl::opt<bool> ListVariants(
+    "list-variants",
+    cl::desc("Print the variants the rules propose for the target, as "
+             "unified diffs, and exit"),
+    cl::cat(MaxcodeCategory));
+static cl::opt<std::string> CritiqueJSON(
+    "critique",
+    cl::desc("Print the rules critic's view of an evaluation (the JSON "
+             "--evaluate --format=json prints) of the variant given as the "
+             "source, and exit"),
+    cl::value_desc("evaluation.json"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> CritiqueBase(
+    "critique-base",
+    cl::desc("With --critique: the file the variant was made from"),
+    cl::value_desc("file"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> CritiqueRules(
+    "critique-rules",
+    cl::desc("With --critique: the rules that made the variant"),
+    cl::value_desc("id,..."), cl::cat(MaxcodeCategory));
+
+// The search (docs/Search.md).
+static cl::opt<std::string> PolicyName(
+    "policy", cl::desc("Who proposes variants: rules (built in) or llm"),
+    cl::init("rules"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> CriticName(
+    "critic", cl::desc("Who explains evaluations: rules, llm or none"),
+    cl::init("rules"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> RTGName(
+    "rtg",
+    cl::desc("Reward-to-go model reranking proposals: none, learned or llm"),
+    cl::init("none"), cl::cat(MaxcodeCategory));
+static cl::opt<StrategyKind> Strategy(
+    "strategy", cl::desc("Which nodes the search expands"),
+    cl::init(StrategyKind::Tree),
+    cl::values(clEnumValN(StrategyKind::BestOfN, "best-of-n",
+                          "N proposals from the original, depth 1"),
+               clEnumValN(StrategyKind::Refine, "refine",
+                          "one proposal at a time from the incumbent"),
+               clEnumValN(StrategyKind::Beam, "beam",
+                          "the best --beam-width nodes of each depth"),
+               clEnumValN(StrategyKind::Tree, "tree",
+                          "an upper-confidence score on the max-value")),
+    cl::cat(MaxcodeCategory));
+static cl::opt<unsigned> Budget("budget",
+                                cl::desc("Evaluations the search may spend"),
+                                cl::init(32), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned> Width("width",
+                               cl::desc("Proposals asked for per expansion"),
+                               cl::init(4), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned> Depth("depth", cl::desc("Deepest refinement chain"),
+                               cl::init(8), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned> BeamWidth("beam-width",
+                                   cl::desc("Nodes kept per depth (beam)"),
+                                   cl::init(2), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned>
+    TopM("top-m",
+         cl::desc("Proposals evaluated per expansion after reranking (0: "
+                  "all)"),
+         cl::init(0), cl::cat(MaxcodeCategory));
+static cl::opt<double>
+    Gamma("gamma", cl::desc("Discount of later rewards (1: the best wins)"),
+          cl::init(1.0), cl::cat(MaxcodeCategory));
+static cl::opt<uint64_t> Seed("seed", cl::desc("Seed of every random choice"),
+                              cl::init(0), cl::cat(MaxcodeCategory));
+static cl::opt<double>
+    MaxTime("max-time", cl::desc("Wall-clock budget of the search (s)"),
+            cl::init(0), cl::cat(MaxcodeCategory));
+static cl::opt<bool> Resume("resume",
+                            cl::desc("Continue the unfinished run of the same "
+                                     "search in the store"),
+                            cl::cat(MaxcodeCategory));
+static cl::opt<bool> TrainRTG(
+    "train-rtg",
+    cl::desc("Fit the learned reward-to-go model on the store and exit"),
+    cl::cat(MaxcodeCategory));
+static cl::opt<std::string> ExportRTGDataset(
+    "export-rtg-dataset",
+    cl::desc("Write the store's rollouts as JSONL (observation, candidate, "
+             "realised max future reward) and exit"),
+    cl::value_desc("file.jsonl"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> ProgressFile(
+    "progress-file",
+    cl::desc("Append one JSON line per batch of evaluations to this file"),
+    cl::value_desc("file"), cl::cat(MaxcodeCategory));
 
 static int userError(const Twine &Message) {
   WithColor::error(errs(), "clang-maxcode") << Message << "\n";
@@ -73,25 +261,89 @@ int main(int argc, const char **argv) {
     return 1;
   if (!FixedError.empty())
     return userError(FixedError);
+  if (ListRules) {
+    auto Selection = RuleSelection::parse(RuleGlobs);
+    if (!Selection)
+      return userError(toString(Selection.takeError()));
+    printRuleList(*Selection, outs());
+    return 0;
+  }
+  if (!CritiqueJSON.empty()) {
+    if (Sources.size() != 1)
+      return userError("--critique takes the variant file as its one source");
+    CritiqueOptions CO;
+    CO.EvaluationJSON = CritiqueJSON;
+    CO.VariantFile = Sources.front();
+    CO.BaseFile = CritiqueBase;
+    CO.Rules = CritiqueRules;
+    return critiqueMain(CO, outs(), errs());
+  }
+  RunOptions Opts;
+  Opts.StorePath = StorePath;
+  Opts.BuildPath = BuildPath;
+  if (TrainRTG)
+    return trainRTGMain(Opts, outs(), errs());
+  if (!ExportRTGDataset.empty())
+    return exportRTGDatasetMain(Opts, ExportRTGDataset, errs());
   if (Sources.empty())
     return userError("no source file given (see --help)");
-  if (!ListTargets)
-    return userError("nothing to do: pass --list-targets");
 
-  auto DB = loadCompilationDatabase(BuildPath, std::move(Fixed), Sources);
-  if (!DB)
-    return userError(toString(DB.takeError()));
+  Opts.Sources = Sources;
+  Opts.BuildPath = BuildPath;
+  Opts.FlagsAfterDashDash = std::move(Fixed);
+  Opts.JSON = Format == OutputFormat::JSON;
+  void *Anchor = reinterpret_cast<void *>(&userError);
+  Opts.Parse = getDefaultParseSettings(argv[0], Anchor);
+  Opts.ToolDir = std::string(sys::path::parent_path(
+      sys::fs::getMainExecutable(argv[0], Anchor)));
+  Opts.TargetNames = TargetNames;
+  Opts.ProfileCmd = ProfileCmd;
+  Opts.TestsDir = TestsDir;
+  Opts.Tolerance = Tolerance;
+  Opts.MeasureTests = MeasureTests;
+  Opts.BuildCmd = BuildCmd;
+  Opts.TestCmd = TestCmd;
+  Opts.BenchCmd = BenchCmd;
+  Opts.BenchMetric = BenchMetric;
+  Opts.ProjectRoot = ProjectRoot;
+  if (Scope != ScopeOpt::Default)
+    Opts.Scope = Scope == ScopeOpt::File ? EditScope::File : EditScope::Target;
+  Opts.Measure = Measure;
+  Opts.Sandbox = Sandbox;
+  Opts.TimeoutSeconds = Timeout;
+  Opts.Jobs = Jobs;
+  Opts.Repetitions = Repetitions;
+  Opts.ScratchRoot = ScratchRoot;
+  Opts.Policy = PolicyName;
+  Opts.CriticName = CriticName;
+  Opts.RTGName = RTGName;
+  Opts.Rules = RuleGlobs;
+  Opts.Search.Strategy = Strategy;
+  Opts.Search.Budget = Budget;
+  Opts.Search.Width = Width;
+  Opts.Search.Depth = Depth;
+  Opts.Search.BeamWidth = BeamWidth;
+  Opts.Search.TopM = TopM;
+  Opts.Search.Gamma = Gamma;
+  Opts.Search.Seed = Seed;
+  Opts.Search.WallSeconds = MaxTime;
+  Opts.Resume = Resume;
+  Opts.ProgressFile = ProgressFile;
 
-  DiscoveryOptions Opts;
-  Opts.Settings =
-      getDefaultParseSettings(argv[0], reinterpret_cast<void *>(&userError));
-  Opts.ProfileCommand = ProfileCmd;
-  auto Targets = discoverAndRank(*DB, Sources, Opts, errs());
-  if (!Targets)
-    return userError(toString(Targets.takeError()));
-  if (Format == OutputFormat::JSON)
-    printTargetsJSON(*Targets, outs());
-  else
-    printTargetsText(*Targets, outs());
-  return 0;
+  if (ListTargets)
+    return listTargetsMain(Opts, outs(), errs());
+  if (ListVariants) {
+    ListVariantsOptions LV;
+    LV.Sources = Opts.Sources;
+    LV.BuildPath = Opts.BuildPath;
+    LV.FlagsAfterDashDash = Opts.FlagsAfterDashDash;
+    LV.Parse = Opts.Parse;
+    LV.TargetNames = Opts.TargetNames;
+    LV.Rules = RuleGlobs;
+    LV.Scope = Opts.Scope;
+    return listVariantsMain(LV, outs(), errs());
+  }
+  if (!Evaluate.empty())
+    return evaluateMain(Opts, Evaluate, outs(), errs());
+  return searchMain(Opts, outs(), errs());
 }

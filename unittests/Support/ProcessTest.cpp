@@ -6,7 +6,9 @@
 
 #include "maxcode/Support/Process.h"
 #include "gtest/gtest.h"
+#include <chrono>
 #include <csignal>
+#include <thread>
 
 using namespace maxcode;
 
@@ -37,6 +39,25 @@ TEST(ProcessTest, TimeoutKillsTheWholeGroup) {
   ProcessResult R = run({"/bin/sh", "-c", "sleep 30 & sleep 30"}, L);
   EXPECT_TRUE(R.TimedOut);
   EXPECT_LT(R.WallSeconds, 5.0);
+}
+
+TEST(ProcessTest, CancelKillsTheWholeGroup) {
+  std::atomic<bool> Cancel{false};
+  ProcessSpec S;
+  S.Argv = {"/bin/sh", "-c", "sleep 30 & sleep 30"};
+  S.Cancel = &Cancel;
+  std::thread Canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    Cancel = true;
+  });
+  auto R = runProcess(S);
+  Canceller.join();
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->Cancelled);
+  EXPECT_FALSE(R->succeeded());
+  EXPECT_EQ(R->Signal, 0);
+  EXPECT_EQ(R->describe(), "cancelled");
+  EXPECT_LT(R->WallSeconds, 5.0);
 }
 
 TEST(ProcessTest, OutputIsCapped) {

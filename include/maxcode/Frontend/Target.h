@@ -85,11 +85,14 @@ struct ParsedFile {
 /// \p Contents, when given, replaces the file's text on disk (an editor's
 /// unsaved buffer, or a variant). Diagnostics are printed to \p DiagOS. Any
 /// error fails the parse: matchers fire on a broken AST and give wrong names
-/// and ranges (DESIGN section 8).
+/// and ranges (DESIGN section 8). \p SyntaxError, when given, is set when an
+/// error was a parse or lexical one (the text is not C++ at all), as opposed
+/// to a semantic one.
 llvm::Expected<ParsedFile>
 parseFile(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
           const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
-          std::optional<llvm::StringRef> Contents = std::nullopt);
+          std::optional<llvm::StringRef> Contents = std::nullopt,
+          bool *SyntaxError = nullptr);
 
 /// Lists the function and kernel definitions written in the main file, in
 /// source order.
@@ -98,6 +101,12 @@ std::vector<Target> discoverTargets(ParsedFile &Parsed);
 /// Sorts by measured share when every target has one, else by the static
 /// estimate; ties keep source order.
 void rankTargets(std::vector<Target> &Targets);
+
+/// The targets named by \p Names (qualified names, comma-separated), in that
+/// order; with no names, the first (top-ranked) target. An unknown name is an
+/// error listing the targets there are.
+llvm::Expected<std::vector<Target>>
+selectTargets(const std::vector<Target> &Ranked, llvm::StringRef Names);
 
 } // namespace maxcode
 

@@ -16,6 +16,7 @@
 #define MAXCODE_SUPPORT_PROCESS_H
 
 #include "llvm/Support/Error.h"
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -53,6 +54,9 @@ struct ProcessSpec {
   /// -1 keeps the current user.
   int RunAsUid = -1;
   int RunAsGid = -1;
+  /// When given, polled while the child runs: once it reads true the whole
+  /// group is killed and the result says Cancelled (an editor's "stop").
+  const std::atomic<bool> *Cancel = nullptr;
 };
 
 struct ProcessResult {
@@ -60,6 +64,7 @@ struct ProcessResult {
   int Signal = 0;           ///< Signal that ended the child, 0 if it exited.
   bool TimedOut = false;    ///< Killed at the wall-clock deadline.
   bool OutputLimitExceeded = false; ///< Killed for writing too much output.
+  bool Cancelled = false;   ///< Killed because ProcessSpec::Cancel was set.
   std::string Stdout;
   std::string Stderr;
   double WallSeconds = 0;
@@ -68,7 +73,8 @@ struct ProcessResult {
   uint64_t MaxRSSBytes = 0;
 
   bool succeeded() const {
-    return !TimedOut && !OutputLimitExceeded && Signal == 0 && ExitCode == 0;
+    return !TimedOut && !OutputLimitExceeded && !Cancelled && Signal == 0 &&
+           ExitCode == 0;
   }
   /// "exited with code 3", "killed by signal 11 (Segmentation fault)", ...
   std::string describe() const;

@@ -1,0 +1,99 @@
+//===-- maxcode/Eval/EvalResult.h - What one evaluation found ---*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The result of building, checking and timing one variant (DESIGN sections
+/// 2 and 4): the raw feedback critics turn into text and the search turns
+/// into a reward.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_EVAL_EVALRESULT_H
+#define MAXCODE_EVAL_EVALRESULT_H
+
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace maxcode {
+
+/// Ordered from worst to best, as the reward orders them (DESIGN section 4).
+enum class EvalStatus { Rejected, BuildError, Crash, Timeout, WrongOutput, Ok };
+
+/// "ok", "wrong-output", "timeout", "crash", "build-error", "rejected".
+llvm::StringRef evalStatusName(EvalStatus S);
+std::optional<EvalStatus> parseEvalStatus(llvm::StringRef Name);
+
+/// A compiler diagnostic, its line and column in the variant's own text.
+struct BuildDiagnostic {
+  unsigned Line = 0;
+  unsigned Column = 0;
+  std::string Severity; ///< "error", "warning", "note".
+  std::string Message;
+};
+
+/// The first test a variant failed, and where its output first differed.
+struct TestFailure {
+  std::string Test;       ///< "input.3.txt" or "case7.in", or "test command".
+  unsigned Line = 0;      ///< First differing line (1-based); 0 if none.
+  std::string Expected;   ///< That line as expected.
+  std::string Actual;     ///< That line as produced ("<end of output>").
+  std::string Detail;     ///< Exit status or signal when the program failed.
+};
+
+/// A line of the variant's text and its share of the measured cost.
+struct HotLine {
+  unsigned Line = 0;
+  double Share = 0;
+};
+
+struct EvalResult {
+  EvalStatus Status = EvalStatus::Rejected;
+  /// One line saying why the status is what it is.
+  std::string Reason;
+
+  // Building.
+  std::vector<BuildDiagnostic> Diagnostics;
+  std::string BuildLog; ///< The compiler's output, capped.
+  double BuildSeconds = 0;
+
+  // Checking.
+  unsigned TestsPassed = 0;
+  unsigned TestsTotal = 0;
+  std::optional<TestFailure> FirstFailure;
+
+  // Measuring (Status == Ok only).
+  std::string CostUnit;   ///< "instructions", "seconds" or "gpu-ns".
+  double BaselineCost = 0; ///< Median cost of the baseline, same runs.
+  double VariantCost = 0;  ///< Median cost of the variant.
+  /// t_baseline / t_variant, the median of paired ratios; exactly 1.0 when
+  /// the difference is inside the noise.
+  double Ratio = 0;
+  double RawRatio = 0;    ///< The median ratio before the noise rule.
+  double RatioSpread = 0; ///< Half the inter-quartile range of the ratios.
+  double Noise = 0;       ///< Relative noise of the baseline's own runs.
+  unsigned Repetitions = 0;
+  double UserSeconds = 0;
+  double SystemSeconds = 0;
+  uint64_t PeakMemoryBytes = 0;
+  std::vector<HotLine> HotLines; ///< From callgrind, hottest first.
+  /// GPU metrics by name (CUPTI), when measured.
+  std::map<std::string, double> Metrics;
+  /// Notes a person should see ("metrics not collected: ...").
+  std::vector<std::string> Notes;
+
+  /// Answered from the evaluation cache (not stored with the result).
+  bool FromCache = false;
+
+  bool ok() const { return Status == EvalStatus::Ok; }
+};
+
+} // namespace maxcode
+
+#endif // MAXCODE_EVAL_EVALRESULT_H

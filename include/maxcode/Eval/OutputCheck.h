@@ -1,0 +1,47 @@
+//===-- maxcode/Eval/OutputCheck.h - Tests and output comparison -*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Program mode's tests: a folder of input.N.txt/output.N.txt pairs (PIE's
+/// layout) or NAME.in/NAME.out pairs, and PIE's comparison rule: line by
+/// line, tokens equal, numbers within a tolerance.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_EVAL_OUTPUTCHECK_H
+#define MAXCODE_EVAL_OUTPUTCHECK_H
+
+#include "maxcode/Eval/EvalResult.h"
+#include "llvm/Support/Error.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace maxcode {
+
+struct TestCase {
+  std::string Name;         ///< The input's file name.
+  std::string InputPath;    ///< Fed on stdin.
+  std::string ExpectedPath; ///< Never visible to the program.
+  uint64_t InputBytes = 0;
+};
+
+/// Lists the test pairs in \p Dir, in natural order (input.2 before
+/// input.10). A folder with no pairs, or an input without its output, is an
+/// error naming it.
+llvm::Expected<std::vector<TestCase>> loadTests(llvm::StringRef Dir);
+
+/// Compares \p Actual with \p Expected: lines compared in order, trailing
+/// white space and trailing empty lines ignored, tokens equal, or both
+/// numbers within \p Tolerance (absolute, or relative to the expected value).
+/// Returns the first difference, or nothing when they match.
+std::optional<TestFailure> compareOutputs(llvm::StringRef Expected,
+                                          llvm::StringRef Actual,
+                                          double Tolerance = 1e-3);
+
+} // namespace maxcode
+
+#endif // MAXCODE_EVAL_OUTPUTCHECK_H

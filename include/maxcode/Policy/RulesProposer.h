@@ -1,0 +1,60 @@
+//===-- maxcode/Policy/RulesProposer.h - The built-in policy ----*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The rules proposer (`--policy=rules`): runs the selected rules on the
+/// current text (the incumbent, which may itself be a rewritten variant: the
+/// rules compose), orders their edits by promise as the critiques of earlier
+/// evaluations adjust it, and builds variants: every compatible edit at
+/// once, then each edit alone, then the most promising few together. Knob
+/// values are offered one at a time. Deterministic for a given seed.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_POLICY_RULESPROPOSER_H
+#define MAXCODE_POLICY_RULESPROPOSER_H
+
+#include "maxcode/Policy/CritiqueTags.h"
+#include "maxcode/Policy/Rule.h"
+#include "maxcode/Rewrite/Variant.h"
+#include <cstdint>
+
+namespace maxcode {
+
+struct RuleRequest {
+  /// The current text, parsed; the rules read its AST.
+  ParsedFile *Parsed = nullptr;
+  /// The target, with offsets into the current text.
+  const Target *T = nullptr;
+  RuleSelection Selection;
+  RuleOptions Options;
+  /// Critiques of the evaluations on the path to the current node, oldest
+  /// first: blamed rules are demoted, tags promote the rules that address
+  /// them (io-bound -> fast-io, memory-bound -> vectorised loads, ...).
+  llvm::ArrayRef<Critique> Critiques;
+  /// At most this many variants.
+  unsigned MaxCount = 16;
+  /// Orders edits of equal promise.
+  uint64_t Seed = 0;
+};
+
+/// The edits of every selected rule, most promising first, scores adjusted
+/// by the critiques.
+std::vector<RuleEdit> collectRuleEdits(const RuleRequest &R);
+
+/// The variants for \p R, most promising first, each a whole edited file
+/// that passes the scope rules, none equal to the current text or to each
+/// other.
+std::vector<Variant> proposeWithRules(const RuleRequest &R);
+
+/// How much the critiques move a rule's score: a factor, 1 when they say
+/// nothing about it.
+double critiqueFactor(llvm::StringRef RuleId,
+                      llvm::ArrayRef<Critique> Critiques);
+
+} // namespace maxcode
+
+#endif // MAXCODE_POLICY_RULESPROPOSER_H

@@ -1,0 +1,29 @@
+//===-- maxcode/Report/EvalOutput.h - Printing an evaluation ----*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The output of --evaluate: status, ratio with its spread and noise, tests
+/// passed, diagnostics on the variant's own lines (docs/JSONOutput.md).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_REPORT_EVALOUTPUT_H
+#define MAXCODE_REPORT_EVALOUTPUT_H
+
+#include "maxcode/Eval/EvalResult.h"
+#include "maxcode/Frontend/Target.h"
+
+namespace maxcode {
+
+/// \p VariantName is how the variant's file is named in diagnostics.
+void printEvaluationText(const EvalResult &R, const Target &T,
+                         llvm::StringRef VariantName, llvm::raw_ostream &OS);
+void printEvaluationJSON(const EvalResult &R, const Target &T,
+                         llvm::StringRef VariantName, llvm::raw_ostream &OS);
+
+} // namespace maxcode
+
+#endif // MAXCODE_REPORT_EVALOUTPUT_H

@@ -1,0 +1,97 @@
+//===-- maxcode/Search/Driver.h - One run of clang-maxcode ------*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What the command line asks for, as plain data, and the entry points that
+/// carry it out (DESIGN section 1). The tools only parse options into
+/// RunOptions and call these; exit codes are DESIGN section 11's: 0 success,
+/// 1 a user error, 2 an internal error.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_SEARCH_DRIVER_H
+#define MAXCODE_SEARCH_DRIVER_H
+
+#include "maxcode/Eval/Evaluator.h"
+#include "maxcode/Eval/Sandbox.h"
+#include "maxcode/Frontend/NvccAdjuster.h"
+#include "maxcode/Rewrite/Scope.h"
+#include "maxcode/Search/Engine.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace maxcode {
+
+struct RunOptions {
+  std::vector<std::string> Sources;
+  std::string BuildPath;
+  /// The database made from the flags after "--", if any.
+  std::shared_ptr<clang::tooling::CompilationDatabase> FlagsAfterDashDash;
+  bool JSON = false;
+  ParseSettings Parse;
+  std::string ToolDir; ///< Folder of the running executable.
+
+  std::string TargetNames;
+  std::string ProfileCmd;
+
+  // Evaluation.
+  std::string TestsDir;
+  double Tolerance = 1e-3;
+  unsigned MeasureTests = 4;
+  std::string BuildCmd, TestCmd, BenchCmd, BenchMetric, ProjectRoot;
+  std::optional<EditScope> Scope; ///< Unset: by mode (DESIGN section 2).
+  MeasureMode Measure = MeasureMode::Time;
+  SandboxMode Sandbox = SandboxMode::Auto;
+  double TimeoutSeconds = 10;
+  unsigned Jobs = 0; ///< 0: the number of cores.
+  unsigned Repetitions = 5;
+  std::string StorePath;
+  std::string ScratchRoot;
+
+  // Search.
+  std::string Policy = "rules"; ///< rules | llm
+  std::string CriticName = "rules"; ///< rules | llm | none
+  std::string RTGName = "none";     ///< none | learned | llm
+  std::string Rules;                ///< Rule globs for the rules policy.
+  SearchConfig Search;
+  bool Resume = false;
+  std::string ProgressFile;
+};
+
+/// The default rollout store: in the build folder when there is one (never
+/// in the source tree), else in the user's cache folder.
+std::string defaultStorePath(const RunOptions &Opts);
+
+int listTargetsMain(const RunOptions &Opts, llvm::raw_ostream &Out,
+                    llvm::raw_ostream &Err);
+
+/// --evaluate: one edited copy of the target's file against the original.
+int evaluateMain(const RunOptions &Opts, llvm::StringRef EditedCopy,
+                 llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+
+/// The main job: discover, baseline, search, verify, and print the winner
+/// as a unified diff (or JSON).
+int searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
+               llvm::raw_ostream &Err);
+
+/// --train-rtg: fits the learned reward-to-go model on the store's rollouts.
+int trainRTGMain(const RunOptions &Opts, llvm::raw_ostream &Out,
+                 llvm::raw_ostream &Err);
+
+/// --export-rtg-dataset: the store's rollouts as JSONL.
+int exportRTGDatasetMain(const RunOptions &Opts, llvm::StringRef Path,
+                         llvm::raw_ostream &Err);
+
+} // namespace maxcode
+
+#endif // MAXCODE_SEARCH_DRIVER_H

@@ -1,0 +1,147 @@
+//===-- maxcode/Search/Engine.h - The max-reward search ---------*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The max-reward search of DESIGN section 3: one loop with three knobs
+/// (which nodes to expand, how many proposals per expansion, which proposals
+/// to evaluate). best-of-n, refine, beam and tree are settings of those knobs
+/// in SearchEngine::select(), not four engines. Values follow the max backup
+/// V(n) = max(r(n), gamma * max_child V(child)); the return of a path is
+/// max_t gamma^t r_t.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_SEARCH_ENGINE_H
+#define MAXCODE_SEARCH_ENGINE_H
+
+#include "maxcode/Policy/LearnedRTG.h"
+#include "maxcode/Policy/Policy.h"
+#include <chrono>
+#include <functional>
+#include <memory>
+
+namespace maxcode {
+
+enum class StrategyKind { BestOfN, Refine, Beam, Tree };
+llvm::StringRef strategyName(StrategyKind S);
+
+struct SearchConfig {
+  StrategyKind Strategy = StrategyKind::Tree;
+  unsigned Budget = 32;    ///< Evaluations.
+  unsigned Width = 4;      ///< Proposals asked for per expansion.
+  unsigned Depth = 8;      ///< Deepest node expanded is Depth - 1.
+  unsigned BeamWidth = 2;  ///< Nodes kept per depth (beam).
+  unsigned TopM = 0;       ///< Proposals evaluated per expansion; 0: all.
+  double Gamma = 1.0;
+  uint64_t Seed = 0;
+  double Exploration = 0.5; ///< UCB constant (tree).
+  double WallSeconds = 0;   ///< 0: no limit.
+  uint64_t TokenBudget = 0; ///< 0: no limit.
+  unsigned HistoryLength = 8;
+  /// Expand nodes whose evaluation failed (an LLM can repair them; rules
+  /// cannot).
+  bool ExpandFailures = false;
+  /// Timed pairs when re-timing a new incumbent and verifying the winner.
+  unsigned VerifyRepetitions = 10;
+};
+
+/// The reward of DESIGN section 4: failures ordered below any ok variant,
+/// ok variants their (noise-corrected) ratio.
+double rewardOf(const EvalResult &R);
+
+struct Node {
+  unsigned Id = 0;
+  int Parent = -1;
+  unsigned Depth = 0;
+  Variant V;
+  std::string Hash;
+  EvalResult Result;
+  double Reward = 0;
+  double Value = 0; ///< Max backup.
+  Critique Crit;
+  RTGFeatures Features;
+  double RTGScore = 0;
+  unsigned Expansions = 0;
+  bool Exhausted = false;
+  std::vector<unsigned> Children;
+  /// Discounted reward gamma^depth * r, what the incumbent maximises.
+  double discounted(double Gamma) const;
+};
+
+/// Builds and measures variants: the evaluator, or a synthetic landscape in
+/// the engine's unit tests.
+class EvaluationBackend {
+public:
+  virtual ~EvaluationBackend();
+  virtual std::vector<EvalResult> evaluate(llvm::ArrayRef<Variant> Vs,
+                                           const Target &T) = 0;
+  /// Re-times (more repetitions) and re-checks one variant.
+  virtual EvalResult verify(const Variant &V, const Target &T,
+                            unsigned Repetitions) = 0;
+  /// True when a measured ratio can be lucky noise (wall time), so a new
+  /// incumbent is re-timed before it replaces the old one.
+  virtual bool noisy() const = 0;
+};
+
+/// Sees the search as it goes: the rollout store, progress output.
+class SearchObserver {
+public:
+  virtual ~SearchObserver();
+  virtual void nodeAdded(const Node &N) {}
+  /// Called after each batch of evaluations.
+  virtual void progress(unsigned Done, unsigned Budget, double BestRatio,
+                        double ElapsedSeconds) {}
+};
+
+struct SearchResult {
+  std::vector<Node> Nodes; ///< Nodes[0] is the root (the baseline).
+  int Winner = -1;         ///< Best node other than the root; -1 if none.
+  unsigned Evaluations = 0;
+  unsigned FromCache = 0;  ///< Evaluations answered by the store.
+  unsigned Proposed = 0;   ///< Proposals made (evaluated or not).
+  std::string StopReason;  ///< "budget", "exhausted", "wall time", "tokens"
+  std::optional<EvalResult> Verification;
+  bool Verified = false;
+  double Seconds = 0;
+};
+
+class SearchEngine {
+public:
+  SearchEngine(SearchConfig Config, Proposer &P, EvaluationBackend &Backend,
+               Critic *C = nullptr, RTGModel *RTG = nullptr);
+  void addObserver(SearchObserver *O) { Observers.push_back(O); }
+  /// Tokens spent so far, read to stop on a token budget.
+  void setTokenCounter(std::function<uint64_t()> F) { Tokens = std::move(F); }
+
+  /// Searches variants of \p T in \p OriginalText, whose baseline evaluation
+  /// is \p Baseline, then verifies the winner.
+  SearchResult run(const Target &T, llvm::StringRef OriginalText);
+
+  /// The nodes to expand next: the only place the strategies differ.
+  std::vector<unsigned> select(const std::vector<Node> &Nodes) const;
+  /// The observation of node \p Id (DESIGN section 2).
+  Observation observe(const std::vector<Node> &Nodes, unsigned Id) const;
+
+private:
+  void backup(std::vector<Node> &Nodes, unsigned Id) const;
+  int incumbent(const std::vector<Node> &Nodes) const;
+  bool expandable(const Node &N) const;
+
+  SearchConfig Config;
+  Proposer &Prop;
+  EvaluationBackend &Backend;
+  Critic *Crit;
+  RTGModel *RTG;
+  std::vector<SearchObserver *> Observers;
+  std::function<uint64_t()> Tokens;
+  // Set during run().
+  const Target *Tgt = nullptr;
+  std::string Original;
+};
+
+} // namespace maxcode
+
+#endif // MAXCODE_SEARCH_ENGINE_H

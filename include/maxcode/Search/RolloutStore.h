@@ -1,0 +1,79 @@
+//===-- maxcode/Search/RolloutStore.h - Runs, nodes, evaluations -*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The rollout store (DESIGN section 3): one SQLite file holding runs,
+/// nodes (with their critiques and reward-to-go features), the evaluation
+/// cache, LLM calls and trained reward-to-go models. Written as the search
+/// goes, each node in its own transaction (WAL), so `kill -9` loses at most
+/// the evaluation in flight. The schema is documented in
+/// docs/RolloutStore.md.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_SEARCH_ROLLOUTSTORE_H
+#define MAXCODE_SEARCH_ROLLOUTSTORE_H
+
+#include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Policy/LearnedRTG.h"
+#include "maxcode/Search/Engine.h"
+#include <memory>
+
+namespace maxcode {
+
+constexpr int RolloutStoreSchemaVersion = 1;
+
+struct RunInfo {
+  std::string File;
+  std::string Target;
+  std::string OriginalText;
+  std::string ConfigJSON; ///< What decides the search (strategy, seed, ...).
+};
+
+class RolloutStore : public SearchObserver {
+public:
+  static llvm::Expected<std::unique_ptr<RolloutStore>>
+  open(std::shared_ptr<SQLiteFile> File);
+
+  /// Starts a run; with \p Resume, continues the newest unfinished run with
+  /// the same file, text, target and configuration instead (its nodes are
+  /// written again as the search replays them from the evaluation cache).
+  /// Returns the run id; \p Resumed says which happened.
+  llvm::Expected<int64_t> beginRun(const RunInfo &Info, bool Resume,
+                                   bool &Resumed);
+  llvm::Error finishRun(const SearchResult &R);
+
+  /// SearchObserver: every node is written as soon as it is evaluated.
+  void nodeAdded(const Node &N) override;
+  /// The first write error, if any (the search goes on without the store).
+  llvm::Error takeError();
+
+  /// Every stored node with its realised max future reward: the learned
+  /// reward-to-go model's training data.
+  llvm::Expected<std::vector<RTGExample>> rtgExamples();
+  llvm::Error saveRTGModel(const LearnedRTG &M, double Spearman,
+                           unsigned Examples);
+  /// The newest trained model; an error if none was trained.
+  llvm::Expected<std::unique_ptr<LearnedRTG>> latestRTGModel();
+  /// One JSON line per stored node: (observation, candidate, realised max
+  /// future reward), for fine-tuning a generative reward-to-go model.
+  llvm::Error exportRTGDataset(llvm::raw_ostream &OS);
+  /// Records an LLM call's token usage.
+  llvm::Error recordLLMCall(llvm::StringRef Model, llvm::StringRef RequestHash,
+                            uint64_t PromptTokens, uint64_t CompletionTokens);
+
+  int64_t runId() const { return Run; }
+
+private:
+  explicit RolloutStore(std::shared_ptr<SQLiteFile> F) : File(std::move(F)) {}
+  std::shared_ptr<SQLiteFile> File;
+  int64_t Run = -1;
+  std::optional<std::string> FirstError;
+};
+
+} // namespace maxcode
+
+#endif // MAXCODE_SEARCH_ROLLOUTSTORE_H

@@ -1,0 +1,229 @@
+//===-- EvalCache.cpp - Evaluations cached on disk ------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Eval/EvalCache.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <sqlite3.h>
+
+using namespace maxcode;
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+Value maxcode::toJSON(const EvalResult &R) {
+  Array Diags, Hot;
+  for (const BuildDiagnostic &D : R.Diagnostics)
+    Diags.push_back(Object{{"line", D.Line},
+                           {"column", D.Column},
+                           {"severity", D.Severity},
+                           {"message", D.Message}});
+  for (const HotLine &H : R.HotLines)
+    Hot.push_back(Object{{"line", H.Line}, {"share", H.Share}});
+  Array Notes;
+  for (const std::string &N : R.Notes)
+    Notes.push_back(N);
+  Object Metrics;
+  for (const auto &KV : R.Metrics)
+    Metrics[KV.first] = KV.second;
+  Object O{{"status", evalStatusName(R.Status)},
+           {"reason", R.Reason},
+           {"diagnostics", std::move(Diags)},
+           {"build_seconds", R.BuildSeconds},
+           {"tests_passed", R.TestsPassed},
+           {"tests_total", R.TestsTotal},
+           {"cost_unit", R.CostUnit},
+           {"baseline_cost", R.BaselineCost},
+           {"variant_cost", R.VariantCost},
+           {"ratio", R.Ratio},
+           {"raw_ratio", R.RawRatio},
+           {"ratio_spread", R.RatioSpread},
+           {"noise", R.Noise},
+           {"repetitions", R.Repetitions},
+           {"user_seconds", R.UserSeconds},
+           {"system_seconds", R.SystemSeconds},
+           {"peak_memory_bytes", int64_t(R.PeakMemoryBytes)},
+           {"hot_lines", std::move(Hot)},
+           {"metrics", std::move(Metrics)},
+           {"notes", std::move(Notes)}};
+  if (R.FirstFailure)
+    O["first_failure"] = Object{{"test", R.FirstFailure->Test},
+                                {"line", R.FirstFailure->Line},
+                                {"expected", R.FirstFailure->Expected},
+                                {"actual", R.FirstFailure->Actual},
+                                {"detail", R.FirstFailure->Detail}};
+  return O;
+}
+
+bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
+  const Object *O = V.getAsObject();
+  if (!O) {
+    P.report("expected an object");
+    return false;
+  }
+  std::optional<llvm::StringRef> Status = O->getString("status");
+  std::optional<EvalStatus> S = Status ? parseEvalStatus(*Status) : std::nullopt;
+  if (!S) {
+    P.field("status").report("unknown status");
+    return false;
+  }
+  R.Status = *S;
+  auto Str = [&](llvm::StringRef K) {
+    return O->getString(K).value_or("").str();
+  };
+  auto Num = [&](llvm::StringRef K) { return O->getNumber(K).value_or(0); };
+  R.Reason = Str("reason");
+  R.BuildSeconds = Num("build_seconds");
+  R.TestsPassed = unsigned(Num("tests_passed"));
+  R.TestsTotal = unsigned(Num("tests_total"));
+  R.CostUnit = Str("cost_unit");
+  R.BaselineCost = Num("baseline_cost");
+  R.VariantCost = Num("variant_cost");
+  R.Ratio = Num("ratio");
+  R.RawRatio = Num("raw_ratio");
+  R.RatioSpread = Num("ratio_spread");
+  R.Noise = Num("noise");
+  R.Repetitions = unsigned(Num("repetitions"));
+  R.UserSeconds = Num("user_seconds");
+  R.SystemSeconds = Num("system_seconds");
+  R.PeakMemoryBytes = uint64_t(Num("peak_memory_bytes"));
+  if (const Array *A = O->getArray("diagnostics"))
+    for (const Value &D : *A)
+      if (const Object *DO = D.getAsObject())
+        R.Diagnostics.push_back(
+            {unsigned(DO->getNumber("line").value_or(0)),
+             unsigned(DO->getNumber("column").value_or(0)),
+             DO->getString("severity").value_or("").str(),
+             DO->getString("message").value_or("").str()});
+  if (const Array *A = O->getArray("hot_lines"))
+    for (const Value &H : *A)
+      if (const Object *HO = H.getAsObject())
+        R.HotLines.push_back({unsigned(HO->getNumber("line").value_or(0)),
+                              HO->getNumber("share").value_or(0)});
+  if (const Object *M = O->getObject("metrics"))
+    for (const auto &KV : *M)
+      if (auto N = KV.second.getAsNumber())
+        R.Metrics[KV.first.str()] = *N;
+  if (const Array *A = O->getArray("notes"))
+    for (const Value &N : *A)
+      if (auto S = N.getAsString())
+        R.Notes.push_back(S->str());
+  if (const Object *F = O->getObject("first_failure")) {
+    TestFailure T;
+    T.Test = F->getString("test").value_or("").str();
+    T.Line = unsigned(F->getNumber("line").value_or(0));
+    T.Expected = F->getString("expected").value_or("").str();
+    T.Actual = F->getString("actual").value_or("").str();
+    T.Detail = F->getString("detail").value_or("").str();
+    R.FirstFailure = T;
+  }
+  return true;
+}
+
+llvm::Expected<std::shared_ptr<SQLiteFile>>
+SQLiteFile::open(llvm::StringRef Path) {
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+  if (!Dir.empty())
+    if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+      return llvm::createStringError("cannot create folder for store '" +
+                                     Path.str() + "': " + EC.message());
+  std::shared_ptr<SQLiteFile> F(new SQLiteFile());
+  F->Path = Path.str();
+  if (sqlite3_open_v2(F->Path.c_str(), &F->DB,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                          SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK)
+    return llvm::createStringError(
+        "cannot open store '" + Path.str() + "': " +
+        (F->DB ? sqlite3_errmsg(F->DB) : "out of memory"));
+  sqlite3_busy_timeout(F->DB, 10000);
+  // WAL: a killed run loses at most the transaction in flight.
+  if (llvm::Error E = F->exec("PRAGMA journal_mode=WAL; "
+                              "PRAGMA synchronous=NORMAL;"))
+    return std::move(E);
+  return F;
+}
+
+SQLiteFile::~SQLiteFile() {
+  if (DB)
+    sqlite3_close_v2(DB);
+}
+
+llvm::Error SQLiteFile::exec(llvm::StringRef SQL) {
+  std::lock_guard<std::recursive_mutex> L(Mutex);
+  char *Msg = nullptr;
+  std::string S = SQL.str();
+  if (sqlite3_exec(DB, S.c_str(), nullptr, nullptr, &Msg) != SQLITE_OK) {
+    std::string Text = Msg ? Msg : "unknown error";
+    sqlite3_free(Msg);
+    return llvm::createStringError("store '" + Path + "': " + Text);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<EvalCache>>
+EvalCache::open(std::shared_ptr<SQLiteFile> File) {
+  if (llvm::Error E = File->exec(
+          "CREATE TABLE IF NOT EXISTS eval_cache ("
+          " key TEXT PRIMARY KEY, status TEXT NOT NULL, result TEXT NOT NULL,"
+          " created_at REAL NOT NULL DEFAULT (julianday('now')));"))
+    return std::move(E);
+  return std::unique_ptr<EvalCache>(new EvalCache(std::move(File)));
+}
+
+std::optional<EvalResult> EvalCache::lookup(llvm::StringRef Key) {
+  std::lock_guard<std::recursive_mutex> L(File->mutex());
+  sqlite3_stmt *St = nullptr;
+  if (sqlite3_prepare_v2(File->handle(),
+                         "SELECT result FROM eval_cache WHERE key = ?1", -1,
+                         &St, nullptr) != SQLITE_OK)
+    return std::nullopt;
+  sqlite3_bind_text(St, 1, Key.data(), Key.size(), SQLITE_TRANSIENT);
+  std::optional<EvalResult> Out;
+  if (sqlite3_step(St) == SQLITE_ROW) {
+    const char *Text =
+        reinterpret_cast<const char *>(sqlite3_column_text(St, 0));
+    auto V = llvm::json::parse(Text ? Text : "");
+    EvalResult R;
+    if (V) {
+      llvm::json::Path::Root Root;
+      if (fromJSON(*V, R, Root)) {
+        Out = std::move(R);
+        ++Hits;
+      }
+    } else {
+      llvm::consumeError(V.takeError());
+    }
+  }
+  sqlite3_finalize(St);
+  return Out;
+}
+
+llvm::Error EvalCache::store(llvm::StringRef Key, const EvalResult &R) {
+  std::lock_guard<std::recursive_mutex> L(File->mutex());
+  std::string Json;
+  llvm::raw_string_ostream OS(Json);
+  OS << toJSON(R);
+  OS.flush();
+  sqlite3_stmt *St = nullptr;
+  if (sqlite3_prepare_v2(File->handle(),
+                         "INSERT OR REPLACE INTO eval_cache(key, status, "
+                         "result) VALUES (?1, ?2, ?3)",
+                         -1, &St, nullptr) != SQLITE_OK)
+    return llvm::createStringError("store '" + File->path() +
+                                   "': " + sqlite3_errmsg(File->handle()));
+  llvm::StringRef Status = evalStatusName(R.Status);
+  sqlite3_bind_text(St, 1, Key.data(), Key.size(), SQLITE_TRANSIENT);
+  sqlite3_bind_text(St, 2, Status.data(), Status.size(), SQLITE_TRANSIENT);
+  sqlite3_bind_text(St, 3, Json.data(), Json.size(), SQLITE_TRANSIENT);
+  int RC = sqlite3_step(St);
+  sqlite3_finalize(St);
+  if (RC != SQLITE_DONE)
+    return llvm::createStringError("store '" + File->path() +
+                                   "': " + sqlite3_errmsg(File->handle()));
+  return llvm::Error::success();
+}

@@ -1,0 +1,58 @@
+//===-- Statistics.cpp - Medians, spreads, noise --------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Eval/Statistics.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+using namespace maxcode;
+
+static double quantile(std::vector<double> V, double Q) {
+  if (V.empty())
+    return 0;
+  llvm::sort(V);
+  double Pos = Q * (V.size() - 1);
+  size_t Lo = size_t(std::floor(Pos)), Hi = size_t(std::ceil(Pos));
+  return V[Lo] + (V[Hi] - V[Lo]) * (Pos - Lo);
+}
+
+double maxcode::median(llvm::ArrayRef<double> Values) {
+  return quantile(Values.vec(), 0.5);
+}
+
+double maxcode::halfIQR(llvm::ArrayRef<double> Values) {
+  if (Values.size() < 2)
+    return 0;
+  return (quantile(Values.vec(), 0.75) - quantile(Values.vec(), 0.25)) / 2;
+}
+
+double maxcode::relativeSpread(llvm::ArrayRef<double> Values) {
+  double M = median(Values);
+  return M > 0 ? halfIQR(Values) / M : 0;
+}
+
+PairedComparison maxcode::comparePaired(llvm::ArrayRef<double> Baseline,
+                                        llvm::ArrayRef<double> Variant,
+                                        double NoiseFloor) {
+  PairedComparison C;
+  C.BaselineMedian = median(Baseline);
+  C.VariantMedian = median(Variant);
+  std::vector<double> Ratios;
+  for (size_t I = 0; I < std::min(Baseline.size(), Variant.size()); ++I)
+    if (Variant[I] > 0)
+      Ratios.push_back(Baseline[I] / Variant[I]);
+  C.RawRatio = Ratios.empty() ? 0 : median(Ratios);
+  C.Spread = halfIQR(Ratios);
+  // The noise is what the runs themselves vary by; a ratio must clear both it
+  // and the spread of the ratios to count.
+  C.Noise = std::max({relativeSpread(Baseline), relativeSpread(Variant),
+                      NoiseFloor});
+  double Margin = std::max(C.Noise, C.Spread);
+  C.Ratio = std::fabs(C.RawRatio - 1.0) <= Margin ? 1.0 : C.RawRatio;
+  return C;
+}

@@ -1,0 +1,223 @@
+//===-- ContainerRules.cpp - Choosing cheaper containers ------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+//   map-to-unordered-map   std::map / std::set variables whose order is never
+//                          used (only lookups, inserts, erases by key, size)
+//                          become std::unordered_map / std::unordered_set.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/TypeLoc.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace maxcode;
+using namespace clang;
+
+namespace {
+
+/// std::map or std::set with the default comparator and allocator, keyed by
+/// a type std::hash knows: the name to switch to, else "".
+llvm::StringRef unorderedNameFor(QualType T) {
+  T = T.getCanonicalType();
+  const auto *Spec =
+      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+    return "";
+  llvm::StringRef Name = Spec->getName();
+  if (Name != "map" && Name != "set")
+    return "";
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() < 1 || Args[0].getKind() != TemplateArgument::Type)
+    return "";
+  QualType Key = Args[0].getAsType().getCanonicalType();
+  bool Hashable = Key->isIntegralOrEnumerationType();
+  if (const auto *RD = Key->getAsCXXRecordDecl())
+    Hashable = RD->isInStdNamespace() && RD->getIdentifier() &&
+               RD->getName() == "basic_string";
+  if (!Hashable)
+    return "";
+  // The comparator must be std::less<Key>.
+  unsigned CompareIdx = Name == "map" ? 2 : 1;
+  if (Args.size() > CompareIdx &&
+      Args[CompareIdx].getKind() == TemplateArgument::Type) {
+    const auto *Less = Args[CompareIdx].getAsType()->getAsCXXRecordDecl();
+    if (!Less || !Less->getIdentifier() || Less->getName() != "less")
+      return "";
+  }
+  return Name == "map" ? "unordered_map" : "unordered_set";
+}
+
+/// True when every use of \p V is a lookup, an insert, an erase by key or a
+/// size query: nothing that depends on the order of the elements.
+class OrderUseChecker : public RecursiveASTVisitor<OrderUseChecker> {
+public:
+  OrderUseChecker(const VarDecl *V, ASTContext &AST) : V(V), AST(AST) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->getDecl() != V)
+      return true;
+    ++Uses;
+    const Stmt *P = parentOf(E);
+    while (P && (isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P)))
+      P = parentOf(P);
+    if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+      if (!MD || !MD->getIdentifier())
+        return Ok = false;
+      llvm::StringRef Name = MD->getName();
+      bool Allowed = llvm::StringSwitch<bool>(Name)
+                         .Cases("count", "size", "empty", "clear", "at", true)
+                         .Cases("insert", "emplace", "contains", true)
+                         .Default(false);
+      if (Name == "find") {
+        // The iterator must not go into a variable whose type spells
+        // map<...>::iterator.
+        const Stmt *Call = parentOf(ME);
+        const VarDecl *Holder = Call ? declParentOf(Call) : nullptr;
+        const Stmt *Up = Call ? parentOf(Call) : nullptr;
+        while (Up && (isa<ImplicitCastExpr>(Up) || isa<ExprWithCleanups>(Up) ||
+                      isa<MaterializeTemporaryExpr>(Up) ||
+                      isa<CXXConstructExpr>(Up)))
+          Up = parentOf(Up);
+        const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(Up);
+        Allowed = (!Holder || Holder->getType()->getContainedAutoType()) &&
+                  !(Assign && Assign->getOperator() == OO_Equal);
+      }
+      if (Name == "end")
+        Allowed = true; // Compared with find's result; begin() is refused.
+      if (Name == "erase")
+        Allowed = MD->getNumParams() == 1 &&
+                  !MD->getParamDecl(0)->getType()->isRecordType();
+      if (!Allowed)
+        return Ok = false;
+      return true;
+    }
+    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
+      if (Op->getOperator() == OO_Subscript && Op->getArg(0)->IgnoreImpCasts() == E)
+        return true;
+    }
+    return Ok = false;
+  }
+
+  bool Ok = true;
+  unsigned Uses = 0;
+
+private:
+  const Stmt *parentOf(const Stmt *S) {
+    DynTypedNodeList Ps = AST.getParents(*S);
+    return Ps.size() == 1 ? Ps[0].get<Stmt>() : nullptr;
+  }
+  const VarDecl *declParentOf(const Stmt *S) {
+    while (S) {
+      DynTypedNodeList Ps = AST.getParents(*S);
+      if (Ps.size() != 1)
+        return nullptr;
+      if (const auto *VD = Ps[0].get<VarDecl>())
+        return VD;
+      S = Ps[0].get<Stmt>();
+      if (S && !isa<ImplicitCastExpr>(S) && !isa<ExprWithCleanups>(S) &&
+          !isa<CXXConstructExpr>(S) && !isa<MaterializeTemporaryExpr>(S))
+        return nullptr;
+    }
+    return nullptr;
+  }
+
+  const VarDecl *V;
+  ASTContext &AST;
+};
+
+class MapToUnorderedMapRule : public Rule {
+public:
+  MapToUnorderedMapRule()
+      : Rule("map-to-unordered-map",
+             "std::map/std::set whose order is never used to "
+             "std::unordered_map/std::unordered_set") {}
+
+  void propose(const RuleContext &Ctx,
+               std::vector<RuleEdit> &Out) const override {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      std::vector<const VarDecl *> Vars;
+      bool VisitVarDecl(VarDecl *V) {
+        if (!isa<ParmVarDecl>(V) && !unorderedNameFor(V->getType()).empty())
+          Vars.push_back(V);
+        return true;
+      }
+    } F;
+    ASTContext &AST = Ctx.getASTContext();
+    F.TraverseDecl(AST.getTranslationUnitDecl());
+    RuleEdit E = makeEdit("", 40);
+    std::vector<std::string> Names;
+    bool NeedMap = false, NeedSet = false;
+    for (const VarDecl *V : F.Vars) {
+      if (!Ctx.isEditable(V->getSourceRange()))
+        continue;
+      // The type must be written as map<...> / std::set<...> right here.
+      TypeLoc TL = V->getTypeSourceInfo()->getTypeLoc();
+      if (auto Elab = TL.getAs<ElaboratedTypeLoc>())
+        TL = Elab.getNamedTypeLoc();
+      auto Spec = TL.getAs<TemplateSpecializationTypeLoc>();
+      if (!Spec)
+        continue;
+      auto NameOff = Ctx.getFileOffset(Spec.getTemplateNameLoc());
+      if (!NameOff)
+        continue;
+      llvm::StringRef Old = Ctx.getCode().substr(*NameOff, 3) == "map"
+                                ? "map"
+                                : "set";
+      if (!Ctx.getCode().substr(*NameOff).starts_with(Old))
+        continue;
+      OrderUseChecker C(V, AST);
+      C.TraverseDecl(AST.getTranslationUnitDecl());
+      if (!C.Ok)
+        continue;
+      llvm::StringRef New = unorderedNameFor(V->getType());
+      RuleEdit Trial = E;
+      if (!addReplacement(Trial, Ctx, *NameOff, Old.size(), New))
+        continue;
+      E = std::move(Trial);
+      Names.push_back(V->getNameAsString());
+      (New == "unordered_map" ? NeedMap : NeedSet) = true;
+    }
+    if (Names.empty())
+      return;
+    // The header, unless everything is included already.
+    std::vector<IncludeLine> Includes = findIncludeLines(Ctx);
+    bool All = llvm::any_of(Includes, [](const IncludeLine &I) {
+      return I.Name == "bits/stdc++.h";
+    });
+    std::string Text;
+    auto Has = [&](llvm::StringRef H) {
+      return llvm::any_of(Includes,
+                          [&](const IncludeLine &I) { return I.Name == H; });
+    };
+    if (!All && NeedMap && !Has("unordered_map"))
+      Text += "#include <unordered_map>\n";
+    if (!All && NeedSet && !Has("unordered_set"))
+      Text += "#include <unordered_set>\n";
+    if (!Text.empty() &&
+        !addReplacement(E, Ctx, Includes.empty() ? 0 : Includes.back().LineEnd,
+                        0, Text))
+      return;
+    std::string List;
+    for (const std::string &N : Names)
+      List += (List.empty() ? "" : ", ") + N;
+    E.Description = "hash containers for " + List + " (order never used)";
+    Out.push_back(std::move(E));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> maxcode::createMapToUnorderedMapRule() {
+  return std::make_unique<MapToUnorderedMapRule>();
+}

@@ -1,0 +1,324 @@
+//===-- CudaLaunchRules.cpp - Launch configuration rules ------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+//   cuda-launch-config   the block size of a launch over 64..1024 (square 2D
+//                        blocks over 8x8..32x32), with the grid that goes
+//                        with it: one variant per value, searched as a knob.
+//   cuda-launch-bounds   __launch_bounds__ with the largest block size the
+//                        file launches the kernel with.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+
+using namespace maxcode;
+using namespace clang;
+
+namespace {
+
+/// Integer literals of \p E (macro arguments included, macro bodies not),
+/// with their values.
+std::vector<const IntegerLiteral *> literalsIn(const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const IntegerLiteral *> Found;
+    bool VisitIntegerLiteral(IntegerLiteral *L) {
+      Found.push_back(L);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+/// The kernel a launch calls, as written (the template pattern).
+const FunctionDecl *launchedKernel(const CUDAKernelCallExpr *L) {
+  const FunctionDecl *FD = L->getDirectCallee();
+  if (!FD)
+    return nullptr;
+  if (const FunctionDecl *P = FD->getTemplateInstantiationPattern())
+    return P;
+  return FD;
+}
+
+/// The local variable a launch argument names, and its initializer, when
+/// the variable is used by this launch only.
+const VarDecl *singleUseLocal(const Expr *E, ASTContext &AST) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->isLocalVarDecl() || !V->getInit())
+    return nullptr;
+  const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
+  if (!FD || !FD->getBody() || isMutatedIn(V, FD->getBody(), AST))
+    return nullptr;
+  unsigned Refs = 0;
+  struct Counter : RecursiveASTVisitor<Counter> {
+    const VarDecl *V;
+    unsigned &N;
+    Counter(const VarDecl *V, unsigned &N) : V(V), N(N) {}
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      N += D->getDecl() == V;
+      return true;
+    }
+  } C(V, Refs);
+  C.TraverseStmt(FD->getBody());
+  return Refs == 1 ? V : nullptr;
+}
+
+/// True when the kernel's text depends on one block size: the literal
+/// appears in it, or a __shared__ array has it as a dimension.
+bool kernelAssumesBlockSize(const FunctionDecl *K, int64_t B,
+                            ASTContext &AST) {
+  for (const IntegerLiteral *L : literalsIn(K->getBody())) {
+    int64_t V = L->getValue().getSExtValue();
+    if (V == B || V == B - 1)
+      return true;
+  }
+  struct Shared : RecursiveASTVisitor<Shared> {
+    int64_t B;
+    ASTContext &AST;
+    bool Found = false;
+    Shared(int64_t B, ASTContext &AST) : B(B), AST(AST) {}
+    bool VisitVarDecl(VarDecl *V) {
+      if (!V->hasAttr<CUDASharedAttr>())
+        return true;
+      QualType T = V->getType();
+      while (const auto *AT = AST.getAsConstantArrayType(T)) {
+        if ((int64_t)AT->getSize().getZExtValue() == B)
+          Found = true;
+        T = AT->getElementType();
+      }
+      return true;
+    }
+  } S(B, AST);
+  S.TraverseStmt(K->getBody());
+  return S.Found;
+}
+
+/// A `__launch_bounds__(N)` limit on the kernel, or 1024.
+int64_t launchBoundsLimit(const FunctionDecl *K, ASTContext &AST) {
+  if (const auto *A = K->getAttr<CUDALaunchBoundsAttr>())
+    if (std::optional<int64_t> V = integerValue(A->getMaxThreads(), AST))
+      return *V;
+  return 1024;
+}
+
+/// One substitution of a launch: where the literals of a block size are.
+struct LaunchSpot {
+  /// Offsets and lengths of the literals equal to B (block) and B - 1.
+  std::vector<std::pair<unsigned, unsigned>> Block, BlockMinusOne;
+};
+
+class CudaLaunchConfigRule : public Rule {
+public:
+  CudaLaunchConfigRule()
+      : Rule("cuda-launch-config",
+             "block size of a launch over 64..1024 (2D: 8x8..32x32) with "
+             "the matching grid, one variant per value") {}
+  bool isCudaOnly() const override { return true; }
+
+  void propose(const RuleContext &Ctx,
+               std::vector<RuleEdit> &Out) const override {
+    ASTContext &AST = Ctx.getASTContext();
+    struct Finder : RecursiveASTVisitor<Finder> {
+      std::vector<const CUDAKernelCallExpr *> Launches;
+      bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+        Launches.push_back(E);
+        return true;
+      }
+    };
+    for (const FunctionDecl *FD : editableFunctions(Ctx)) {
+      if (isCudaDeviceCode(FD))
+        continue;
+      Finder F;
+      F.TraverseStmt(FD->getBody());
+      for (const CUDAKernelCallExpr *L : F.Launches)
+        proposeFor(Ctx, AST, L, Out);
+    }
+  }
+
+private:
+  void proposeFor(const RuleContext &Ctx, ASTContext &AST,
+                  const CUDAKernelCallExpr *L,
+                  std::vector<RuleEdit> &Out) const {
+    const FunctionDecl *K = launchedKernel(L);
+    const Expr *Grid = writtenLaunchArg(L, 0);
+    const Expr *Block = writtenLaunchArg(L, 1);
+    if (!K || !K->getBody() || !Grid || !Block)
+      return;
+    // The expressions that hold the block size: the launch's own, or the
+    // initializers of variables used by this launch only.
+    auto Source = [&](const Expr *E) -> const Expr * {
+      if (const VarDecl *V = singleUseLocal(E, AST))
+        return V->getInit();
+      return E;
+    };
+    const Expr *BlockSrc = Source(Block);
+    const Expr *GridSrc = Source(Grid);
+    // 1D: one literal block size; 2D: dim3(B, B) of literals.
+    std::vector<const IntegerLiteral *> BlockLits;
+    for (const IntegerLiteral *Lit : literalsIn(BlockSrc))
+      BlockLits.push_back(Lit);
+    if (BlockLits.empty() || BlockLits.size() > 2)
+      return;
+    int64_t B = BlockLits.front()->getValue().getSExtValue();
+    if (llvm::any_of(BlockLits, [&](const IntegerLiteral *Lit) {
+          return Lit->getValue().getSExtValue() != B;
+        }))
+      return;
+    bool TwoD = BlockLits.size() == 2;
+    if (kernelAssumesBlockSize(K, B, AST))
+      return;
+    // Kernel arguments must not carry the size (the kernel may rely on it).
+    for (const Expr *A : L->arguments())
+      for (const IntegerLiteral *Lit : literalsIn(A))
+        if (Lit->getValue().getSExtValue() == B)
+          return;
+    // The grid must follow the block size, or the total work would change.
+    std::vector<const IntegerLiteral *> GridLits;
+    bool GridFollows = false;
+    for (const IntegerLiteral *Lit : literalsIn(GridSrc)) {
+      int64_t V = Lit->getValue().getSExtValue();
+      if (V == B || V == B - 1) {
+        GridLits.push_back(Lit);
+        GridFollows |= V == B;
+      }
+    }
+    if (!GridFollows)
+      return;
+    // Template arguments equal to the block size (blockSum<256>) follow it.
+    std::vector<const IntegerLiteral *> TemplateLits;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(
+            L->getCallee()->IgnoreParenImpCasts()))
+      for (const TemplateArgumentLoc &TAL : DRE->template_arguments())
+        if (TAL.getArgument().getKind() == TemplateArgument::Expression)
+          for (const IntegerLiteral *Lit :
+               literalsIn(TAL.getSourceExpression()))
+            if (Lit->getValue().getSExtValue() == B)
+              TemplateLits.push_back(Lit);
+    // The shared-memory size may scale with the block.
+    std::vector<const IntegerLiteral *> ShmemLits;
+    if (const Expr *Shmem = writtenLaunchArg(L, 2))
+      for (const IntegerLiteral *Lit : literalsIn(Shmem))
+        if (Lit->getValue().getSExtValue() == B)
+          ShmemLits.push_back(Lit);
+
+    int64_t Limit = launchBoundsLimit(K, AST);
+    std::vector<int64_t> Values =
+        TwoD ? std::vector<int64_t>{8, 16, 32}
+             : std::vector<int64_t>{64, 128, 256, 512, 1024};
+    const SourceManager &SM = Ctx.getSourceManager();
+    unsigned Line = SM.getExpansionLineNumber(L->getBeginLoc());
+    std::string Group = llvm::formatv("cuda-launch-config:{0}@{1}",
+                                      K->getNameAsString(), Line);
+    for (int64_t V : Values) {
+      if (V == B || (TwoD ? V * V : V) > Limit)
+        continue;
+      RuleEdit E = makeEdit(
+          TwoD ? llvm::formatv("{0} launch at line {1}: {2}x{2} blocks",
+                               K->getNameAsString(), Line, V)
+                     .str()
+               : llvm::formatv("{0} launch at line {1}: {2} threads per block",
+                               K->getNameAsString(), Line, V)
+                     .str(),
+          // Values near the current one first.
+          30 - std::abs(std::log2((double)V / B)));
+      E.Group = Group;
+      E.Combinable = false;
+      bool Ok = true;
+      auto Put = [&](const IntegerLiteral *Lit, int64_t New) {
+        auto R = Ctx.getFileRange(Lit->getSourceRange());
+        if (!R || R->first < Ctx.getEditBegin() || R->second > Ctx.getEditEnd())
+          Ok = false;
+        else
+          Ok &= addReplacement(E, Ctx, R->first, R->second - R->first,
+                               std::to_string(New));
+      };
+      for (const IntegerLiteral *Lit : BlockLits)
+        Put(Lit, V);
+      for (const IntegerLiteral *Lit : GridLits)
+        Put(Lit, Lit->getValue().getSExtValue() == B ? V : V - 1);
+      for (const IntegerLiteral *Lit : TemplateLits)
+        Put(Lit, V);
+      for (const IntegerLiteral *Lit : ShmemLits)
+        Put(Lit, V);
+      if (Ok)
+        Out.push_back(std::move(E));
+    }
+  }
+};
+
+class CudaLaunchBoundsRule : public Rule {
+public:
+  CudaLaunchBoundsRule()
+      : Rule("cuda-launch-bounds",
+             "__launch_bounds__ with the largest block size the file launches "
+             "the kernel with") {}
+  bool isCudaOnly() const override { return true; }
+
+  void propose(const RuleContext &Ctx,
+               std::vector<RuleEdit> &Out) const override {
+    ASTContext &AST = Ctx.getASTContext();
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const FunctionDecl *K : editableFunctions(Ctx)) {
+      if (!isCudaKernel(K) || K->hasAttr<CUDALaunchBoundsAttr>())
+        continue;
+      std::vector<const CUDAKernelCallExpr *> Launches =
+          findKernelLaunches(AST, K);
+      if (Launches.empty())
+        continue;
+      int64_t Max = 0;
+      bool Known = true;
+      for (const CUDAKernelCallExpr *L : Launches) {
+        std::optional<int64_t> B = launchBlockSize(L, AST);
+        if (!B || *B <= 0 || *B > 1024) {
+          Known = false;
+          break;
+        }
+        Max = std::max(Max, *B);
+      }
+      if (!Known)
+        continue;
+      // Right before the name: `__global__ void __launch_bounds__(N) k(...)`.
+      SourceLocation NameLoc = K->getLocation();
+      auto NameOff = Ctx.getFileOffset(SM.getExpansionLoc(NameLoc));
+      if (!NameOff || *NameOff < Ctx.getEditBegin() ||
+          *NameOff >= Ctx.getEditEnd())
+        continue;
+      for (unsigned MinBlocks : {0u, 2u, 4u}) {
+        // More resident blocks than fit in the thread budget make no sense.
+        if (MinBlocks * Max > 2048)
+          continue;
+        std::string Attr =
+            MinBlocks ? llvm::formatv("__launch_bounds__({0}, {1}) ", Max,
+                                      MinBlocks)
+                            .str()
+                      : llvm::formatv("__launch_bounds__({0}) ", Max).str();
+        RuleEdit E = makeEdit(
+            llvm::StringRef(Attr).rtrim().str() + " on " + K->getNameAsString(),
+            MinBlocks ? 26 - MinBlocks / 2.0 : 30);
+        E.Group = "cuda-launch-bounds:" + K->getNameAsString();
+        if (addReplacement(E, Ctx, *NameOff, 0, Attr))
+          Out.push_back(std::move(E));
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> maxcode::createCudaLaunchConfigRule() {
+  return std::make_unique<CudaLaunchConfigRule>();
+}
+std::unique_ptr<Rule> maxcode::createCudaLaunchBoundsRule() {
+  return std::make_unique<CudaLaunchBoundsRule>();
+}

@@ -1,0 +1,199 @@
+//===-- RuleTool.cpp - Command-line modes for rules -----------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Policy/RuleTool.h"
+#include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Eval/Evaluator.h"
+#include "maxcode/Frontend/CompilationDatabase.h"
+#include "maxcode/Policy/RulesCritic.h"
+#include "maxcode/Policy/RulesProposer.h"
+#include "maxcode/Support/Diff.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace maxcode;
+
+void maxcode::printRuleList(const RuleSelection &Selection,
+                            llvm::raw_ostream &OS) {
+  size_t Width = 0;
+  for (const std::unique_ptr<Rule> &R : getAllRules())
+    Width = std::max(Width, R->getId().size());
+  for (const std::unique_ptr<Rule> &R : getAllRules()) {
+    OS << R->getId();
+    OS.indent(Width - R->getId().size() + 2);
+    OS << R->getSummary();
+    if (!Selection.isEnabled(R->getId()))
+      OS << " (off)";
+    OS << "\n";
+  }
+}
+
+std::vector<std::string> maxcode::getHostPragmaFeatures() {
+  std::vector<std::string> Out;
+  llvm::StringMap<bool> Features = llvm::sys::getHostCPUFeatures();
+  // Only extensions GCC's target pragma names the same way, in a fixed
+  // order.
+  for (const char *F : {"avx", "avx2", "bmi", "bmi2", "fma", "lzcnt",
+                        "popcnt"}) {
+    auto It = Features.find(F);
+    if (It != Features.end() && It->second)
+      Out.push_back(F);
+  }
+  return Out;
+}
+
+bool maxcode::isGccCommand(llvm::ArrayRef<std::string> Argv) {
+  if (Argv.empty())
+    return false;
+  llvm::StringRef Base = llvm::sys::path::filename(Argv.front());
+  if (Base.contains("clang") || Base.contains("nvcc"))
+    return false;
+  // g++, gcc, g++-12, x86_64-linux-gnu-g++-12, and the c++/cc links Debian
+  // points at GCC.
+  return Base.contains("g++") || Base.contains("gcc") || Base == "c++" ||
+         Base == "cc";
+}
+
+namespace {
+/// Shares the database made from the flags after "--".
+class SharedDatabase : public clang::tooling::CompilationDatabase {
+public:
+  explicit SharedDatabase(std::shared_ptr<CompilationDatabase> DB)
+      : DB(std::move(DB)) {}
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef File) const override {
+    return DB->getCompileCommands(File);
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return DB->getAllFiles();
+  }
+  std::vector<clang::tooling::CompileCommand>
+  getAllCompileCommands() const override {
+    return DB->getAllCompileCommands();
+  }
+
+private:
+  std::shared_ptr<CompilationDatabase> DB;
+};
+
+int userError(llvm::raw_ostream &Err, const llvm::Twine &Message) {
+  llvm::WithColor::error(Err, "clang-maxcode") << Message << "\n";
+  return 1;
+}
+} // namespace
+
+int maxcode::listVariantsMain(const ListVariantsOptions &Opts,
+                              llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  if (Opts.Sources.size() != 1)
+    return userError(Err, "--list-variants takes exactly one source");
+  auto Selection = RuleSelection::parse(Opts.Rules);
+  if (!Selection)
+    return userError(Err, llvm::toString(Selection.takeError()));
+  std::unique_ptr<clang::tooling::CompilationDatabase> Fixed;
+  if (Opts.FlagsAfterDashDash)
+    Fixed = std::make_unique<SharedDatabase>(Opts.FlagsAfterDashDash);
+  auto DB =
+      loadCompilationDatabase(Opts.BuildPath, std::move(Fixed), Opts.Sources);
+  if (!DB)
+    return userError(Err, llvm::toString(DB.takeError()));
+  std::string File = makeAbsolutePath(Opts.Sources.front());
+  ResolvedCommand RC = resolveCompileCommand(*DB, File);
+  if (!RC.Fallback.empty())
+    llvm::WithColor::warning(Err, "clang-maxcode")
+        << "'" << Opts.Sources.front() << "' is not in " << DB->Origin
+        << "; using " << RC.Fallback << "\n";
+  auto Parsed = parseFile(RC.Command, File, Opts.Parse, Err);
+  if (!Parsed)
+    return userError(Err, llvm::toString(Parsed.takeError()));
+  std::vector<Target> Targets = discoverTargets(*Parsed);
+  rankTargets(Targets);
+  auto Chosen = selectTargets(Targets, Opts.TargetNames);
+  if (!Chosen)
+    return userError(Err, llvm::toString(Chosen.takeError()));
+  const Target &T = Chosen->front();
+
+  RuleRequest R;
+  R.Parsed = &*Parsed;
+  R.T = &T;
+  R.Selection = std::move(*Selection);
+  bool Cuda = Parsed->AST->getLangOpts().CUDA;
+  R.Options.Scope = Opts.Scope ? *Opts.Scope
+                               : (Cuda ? EditScope::Target : EditScope::File);
+  R.Options.CompilerIsGCC = isGccCommand(variantCompileCommand(
+      RC.Command, File, File, "a.out", /*Link=*/false, /*DebugInfo=*/false));
+  R.Options.HostFeatures = getHostPragmaFeatures();
+  R.MaxCount = Opts.MaxCount;
+  R.Seed = Opts.Seed;
+  std::vector<Variant> Variants = proposeWithRules(R);
+
+  const clang::SourceManager &SM = Parsed->AST->getSourceManager();
+  llvm::StringRef Code = SM.getBufferData(SM.getMainFileID());
+  Out << "target " << T.Name << " (" << targetKindName(T.Kind) << ", "
+      << llvm::sys::path::filename(File) << ":" << T.Line << "-" << T.EndLine
+      << "): " << Variants.size() << " variant"
+      << (Variants.size() == 1 ? "" : "s") << "\n";
+  for (size_t I = 0; I < Variants.size(); ++I) {
+    const Variant &V = Variants[I];
+    Out << "variant " << I + 1 << " [";
+    for (size_t J = 0; J < V.Rules.size(); ++J)
+      Out << (J ? "," : "") << V.Rules[J];
+    Out << "]: " << V.Description << "\n";
+    llvm::StringRef Shown = llvm::StringRef(Opts.Sources.front()).ltrim('/');
+    Out << unifiedDiff(Code, V.Text, ("a/" + Shown).str(),
+                       ("b/" + Shown).str());
+  }
+  return 0;
+}
+
+int maxcode::critiqueMain(const CritiqueOptions &Opts, llvm::raw_ostream &Out,
+                          llvm::raw_ostream &Err) {
+  auto Read = [&](llvm::StringRef Path,
+                  std::string &Into) -> std::optional<int> {
+    auto Buf = llvm::MemoryBuffer::getFile(Path);
+    if (!Buf)
+      return userError(Err, "cannot read '" + Path +
+                                "': " + Buf.getError().message());
+    Into = (*Buf)->getBuffer().str();
+    return std::nullopt;
+  };
+  std::string JSONText, Base;
+  Variant V;
+  if (auto RC = Read(Opts.EvaluationJSON, JSONText))
+    return *RC;
+  if (auto RC = Read(Opts.VariantFile, V.Text))
+    return *RC;
+  if (!Opts.BaseFile.empty())
+    if (auto RC = Read(Opts.BaseFile, Base))
+      return *RC;
+  llvm::Expected<llvm::json::Value> J = llvm::json::parse(JSONText);
+  if (!J)
+    return userError(Err, "'" + Opts.EvaluationJSON +
+                              "' is not JSON: " + llvm::toString(J.takeError()));
+  EvalResult R;
+  llvm::json::Path::Root Root("evaluation");
+  if (!fromJSON(*J, R, Root))
+    return userError(Err, "'" + Opts.EvaluationJSON +
+                              "' is not an evaluation: " +
+                              llvm::toString(Root.getError()));
+  llvm::SmallVector<llvm::StringRef, 4> Ids;
+  llvm::StringRef(Opts.Rules).split(Ids, ',', -1, false);
+  for (llvm::StringRef Id : Ids)
+    V.Rules.push_back(Id.trim().str());
+  Critique C = critiqueByRules(R, V, Base);
+  Out << C.Text << "tags:";
+  for (CritiqueTag T : C.Tags)
+    Out << " " << critiqueTagName(T);
+  Out << "\nblamed:";
+  for (const std::string &Id : C.BlamedRules)
+    Out << " " << Id;
+  Out << "\n";
+  return 0;
+}

@@ -1,0 +1,54 @@
+//===-- RulesPolicy.cpp - The built-in proposer ---------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Policy/RulesPolicy.h"
+#include "maxcode/Policy/RulesProposer.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace maxcode;
+
+llvm::Expected<std::vector<Variant>>
+RulesProposer::propose(const Observation &Obs, unsigned K) {
+  std::string Diags;
+  llvm::raw_string_ostream DOS(Diags);
+  auto Parsed = parseFile(Command, File, Settings, DOS,
+                          llvm::StringRef(Obs.CurrentText));
+  if (!Parsed)
+    return llvm::createStringError("the rules cannot read this node: " +
+                                   llvm::toString(Parsed.takeError()));
+  std::vector<Target> Targets = discoverTargets(*Parsed);
+  const Target *T = nullptr;
+  for (const Target &C : Targets)
+    if (C.Name == Obs.OriginalTarget.Name) {
+      T = &C;
+      break;
+    }
+  if (!T)
+    return llvm::createStringError("target '" + Obs.OriginalTarget.Name +
+                                   "' is not in this node's text");
+  llvm::StringSet<> Seen;
+  for (const std::string &H : Obs.SeenTextHashes)
+    Seen.insert(H);
+  RuleRequest R;
+  R.Parsed = &*Parsed;
+  R.T = T;
+  R.Selection = Selection;
+  R.Options = Options;
+  R.Critiques = Obs.Critiques;
+  // Ask for enough that K remain once what the tree has seen is dropped.
+  R.MaxCount = K + std::min<unsigned>(Obs.SeenTextHashes.size(), 64);
+  R.Seed = Seed + Obs.Depth;
+  std::vector<Variant> Out;
+  for (Variant &V : proposeWithRules(R)) {
+    if (Seen.count(variantHash(V.Text)))
+      continue;
+    Out.push_back(std::move(V));
+    if (Out.size() == K)
+      break;
+  }
+  return Out;
+}

@@ -1,0 +1,84 @@
+//===-- EvalOutput.cpp - Printing an evaluation ---------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Report/EvalOutput.h"
+#include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Report/TargetList.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace maxcode;
+
+static std::string formatCost(double Cost, llvm::StringRef Unit) {
+  if (Unit == "seconds")
+    return llvm::formatv("{0:f4} s", Cost).str();
+  if (Unit == "gpu-ns")
+    return llvm::formatv("{0:f0} ns of GPU time", Cost).str();
+  return llvm::formatv("{0:f0} {1}", Cost, Unit).str();
+}
+
+void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
+                                  llvm::StringRef VariantName,
+                                  llvm::raw_ostream &OS) {
+  OS << "target: " << T.Name << "\n";
+  OS << "status: " << evalStatusName(R.Status) << "\n";
+  if (!R.Reason.empty())
+    OS << "reason: " << R.Reason << "\n";
+  if (R.Status == EvalStatus::Ok) {
+    OS << llvm::formatv("ratio: {0:f3}x", R.Ratio);
+    if (R.Ratio == 1.0 && R.RawRatio != 1.0)
+      OS << llvm::formatv(" (measured {0:f3}x, inside the noise)", R.RawRatio);
+    OS << llvm::formatv(" (spread +/-{0:f3}, noise {1:f1}%, {2} {3})\n",
+                        R.RatioSpread, R.Noise * 100, R.Repetitions,
+                        R.Repetitions == 1 ? "run" : "pairs");
+    OS << "cost: " << formatCost(R.BaselineCost, R.CostUnit) << " -> "
+       << formatCost(R.VariantCost, R.CostUnit) << "\n";
+    if (R.PeakMemoryBytes)
+      OS << llvm::formatv("resources: user {0:f3} s, system {1:f3} s, peak "
+                          "memory {2} KiB\n",
+                          R.UserSeconds, R.SystemSeconds,
+                          R.PeakMemoryBytes / 1024);
+  }
+  if (R.TestsTotal)
+    OS << "tests: " << R.TestsPassed << "/" << R.TestsTotal << " passed\n";
+  if (R.FirstFailure) {
+    const TestFailure &F = *R.FirstFailure;
+    OS << "failed test: " << F.Test;
+    if (F.Line)
+      OS << ", line " << F.Line << ": expected '" << F.Expected << "', got '"
+         << F.Actual << "'";
+    if (!F.Detail.empty())
+      OS << " (" << F.Detail << ")";
+    OS << "\n";
+  }
+  if (!R.Diagnostics.empty()) {
+    OS << "diagnostics:\n";
+    for (const BuildDiagnostic &D : R.Diagnostics)
+      OS << "  " << VariantName << ":" << D.Line << ":" << D.Column << ": "
+         << D.Severity << ": " << D.Message << "\n";
+  } else if (R.Status == EvalStatus::BuildError && !R.BuildLog.empty()) {
+    OS << "build log:\n" << R.BuildLog;
+  }
+  if (!R.HotLines.empty()) {
+    OS << "hot lines:";
+    for (size_t I = 0; I < std::min<size_t>(R.HotLines.size(), 5); ++I)
+      OS << llvm::formatv(" {0} ({1:f1}%)", R.HotLines[I].Line,
+                          R.HotLines[I].Share * 100);
+    OS << "\n";
+  }
+  for (const std::string &N : R.Notes)
+    OS << "note: " << N << "\n";
+}
+
+void maxcode::printEvaluationJSON(const EvalResult &R, const Target &T,
+                                  llvm::StringRef VariantName,
+                                  llvm::raw_ostream &OS) {
+  llvm::json::Object O = std::move(*toJSON(R).getAsObject());
+  O["version"] = JSONOutputVersion;
+  O["target"] = T.Name;
+  O["variant"] = VariantName;
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
+}

@@ -1,0 +1,498 @@
+//===-- Driver.cpp - One run of clang-maxcode -----------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Search/Driver.h"
+#include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Policy/RulesPolicy.h"
+#include "maxcode/Policy/RuleTool.h"
+#include "maxcode/Search/RolloutStore.h"
+#include "maxcode/Support/Diff.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Process.h"
+#include "maxcode/Frontend/CompilationDatabase.h"
+#include "maxcode/Frontend/Discovery.h"
+#include "maxcode/Report/EvalOutput.h"
+#include "maxcode/Report/TargetList.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace maxcode;
+
+namespace {
+/// A database that shares the one the options hold (loaded once per run).
+class SharedDatabase : public clang::tooling::CompilationDatabase {
+public:
+  explicit SharedDatabase(std::shared_ptr<CompilationDatabase> DB)
+      : DB(std::move(DB)) {}
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef File) const override {
+    return DB->getCompileCommands(File);
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return DB->getAllFiles();
+  }
+  std::vector<clang::tooling::CompileCommand>
+  getAllCompileCommands() const override {
+    return DB->getAllCompileCommands();
+  }
+
+private:
+  std::shared_ptr<CompilationDatabase> DB;
+};
+
+int userError(llvm::raw_ostream &Err, const llvm::Twine &Message) {
+  llvm::WithColor::error(Err, "clang-maxcode") << Message << "\n";
+  return 1;
+}
+
+llvm::Expected<LoadedDatabase> loadDatabase(const RunOptions &Opts) {
+  std::unique_ptr<clang::tooling::CompilationDatabase> Fixed;
+  if (Opts.FlagsAfterDashDash)
+    Fixed = std::make_unique<SharedDatabase>(Opts.FlagsAfterDashDash);
+  return loadCompilationDatabase(Opts.BuildPath, std::move(Fixed),
+                                 Opts.Sources);
+}
+
+/// The folder a project-mode tree copy starts from: the nearest ancestor of
+/// the file holding .git, else the parent of the build folder, else the
+/// file's folder.
+std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build) {
+  for (llvm::StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Git(Dir);
+    llvm::sys::path::append(Git, ".git");
+    if (llvm::sys::fs::exists(Git))
+      return Dir.str();
+  }
+  if (!Build.empty())
+    return std::string(
+        llvm::sys::path::parent_path(makeAbsolutePath(Build)));
+  return std::string(llvm::sys::path::parent_path(File));
+}
+} // namespace
+
+int maxcode::listTargetsMain(const RunOptions &Opts, llvm::raw_ostream &Out,
+                             llvm::raw_ostream &Err) {
+  auto DB = loadDatabase(Opts);
+  if (!DB)
+    return userError(Err, llvm::toString(DB.takeError()));
+  DiscoveryOptions D;
+  D.Settings = Opts.Parse;
+  D.ProfileCommand = Opts.ProfileCmd;
+  auto Targets = discoverAndRank(*DB, Opts.Sources, D, Err);
+  if (!Targets)
+    return userError(Err, llvm::toString(Targets.takeError()));
+  if (Opts.JSON)
+    printTargetsJSON(*Targets, Out);
+  else
+    printTargetsText(*Targets, Out);
+  return 0;
+}
+
+
+namespace {
+/// What every mode that evaluates needs: the database, the parsed file, the
+/// chosen target, the evaluator and the store.
+struct Session {
+  std::optional<LoadedDatabase> DB;
+  std::string File;
+  ResolvedCommand RC;
+  std::vector<Target> Targets;
+  Target T;
+  std::shared_ptr<SQLiteFile> StoreFile;
+  std::unique_ptr<EvalCache> Cache;
+  std::unique_ptr<Executor> Exec;
+  std::unique_ptr<Evaluator> Eval;
+};
+
+/// Loads, parses, discovers and ranks; picks the target. Returns the exit
+/// code on failure.
+std::optional<int> openSession(const RunOptions &Opts, Session &S,
+                               llvm::raw_ostream &Err, bool UseStore) {
+  if (Opts.Sources.size() != 1)
+    return userError(Err, "give exactly one source file: the file holding "
+                          "the target");
+  auto DB = loadDatabase(Opts);
+  if (!DB)
+    return userError(Err, llvm::toString(DB.takeError()));
+  S.DB.emplace(std::move(*DB));
+  S.File = makeAbsolutePath(Opts.Sources.front());
+  if (!llvm::sys::fs::exists(S.File))
+    return userError(Err, "source file '" + Opts.Sources.front() +
+                              "' does not exist");
+  S.RC = resolveCompileCommand(*S.DB, S.File);
+  if (!S.RC.Fallback.empty())
+    llvm::WithColor::warning(Err, "clang-maxcode")
+        << "'" << Opts.Sources.front() << "' is not in " << S.DB->Origin
+        << "; using " << S.RC.Fallback << "\n";
+  DiscoveryOptions D;
+  D.Settings = Opts.Parse;
+  D.ProfileCommand = Opts.ProfileCmd;
+  auto Targets = discoverAndRank(*S.DB, Opts.Sources, D, Err);
+  if (!Targets)
+    return userError(Err, llvm::toString(Targets.takeError()));
+  S.Targets = std::move(*Targets);
+  auto Chosen = selectTargets(S.Targets, Opts.TargetNames);
+  if (!Chosen)
+    return userError(Err, llvm::toString(Chosen.takeError()));
+  if (Chosen->size() > 1)
+    llvm::WithColor::warning(Err, "clang-maxcode")
+        << "optimising the first of the targets named, '"
+        << Chosen->front().Name << "'\n";
+  S.T = Chosen->front();
+
+  auto Mode = resolveSandboxMode(Opts.Sandbox);
+  if (!Mode)
+    return userError(Err, llvm::toString(Mode.takeError()));
+  EvalConfig C;
+  C.File = S.File;
+  C.Command = S.RC.Command;
+  C.Parse = Opts.Parse;
+  C.TestsDir = Opts.TestsDir.empty() ? "" : makeAbsolutePath(Opts.TestsDir);
+  C.Tolerance = Opts.Tolerance;
+  C.MeasureTests = Opts.MeasureTests;
+  C.BuildCmd = Opts.BuildCmd;
+  C.TestCmd = Opts.TestCmd;
+  C.BenchCmd = Opts.BenchCmd;
+  C.BenchMetric = Opts.BenchMetric;
+  C.ProjectRoot = Opts.ProjectRoot.empty()
+                      ? defaultProjectRoot(S.File, Opts.BuildPath)
+                      : makeAbsolutePath(Opts.ProjectRoot);
+  // Program mode owns its file (its tests are outside it); in project mode
+  // and for CUDA the harness may share the file (DESIGN section 2).
+  bool Cuda = S.T.Kind != TargetKind::CpuFunction ||
+              llvm::sys::path::extension(S.File) == ".cu";
+  C.Scope = Opts.Scope ? *Opts.Scope
+            : (C.programMode() && !Cuda) ? EditScope::File
+                                         : EditScope::Target;
+  C.Measure = Opts.Measure;
+  C.TimeoutSeconds = Opts.TimeoutSeconds;
+  C.Repetitions = Opts.Repetitions;
+  C.Sandbox = *Mode;
+  C.ScratchRoot = Opts.ScratchRoot;
+  if (!Opts.ToolDir.empty()) {
+    llvm::SmallString<256> Cupti(Opts.ToolDir);
+    llvm::sys::path::append(Cupti, "..", "lib", "libmaxcode-cupti.so");
+    llvm::sys::path::remove_dots(Cupti, true);
+    if (llvm::sys::fs::exists(Cupti))
+      C.CuptiLibrary = std::string(Cupti);
+    llvm::SmallString<256> Timer(Opts.ToolDir);
+    llvm::sys::path::append(Timer, "maxcode-timer");
+    if (llvm::sys::fs::can_execute(Timer))
+      C.TimerPath = std::string(Timer);
+  }
+
+  std::string StorePath = Opts.StorePath;
+  if (StorePath.empty() && UseStore)
+    StorePath = defaultStorePath(Opts);
+  if (!StorePath.empty()) {
+    auto F = SQLiteFile::open(StorePath);
+    if (!F)
+      return userError(Err, llvm::toString(F.takeError()));
+    S.StoreFile = *F;
+    auto EC = EvalCache::open(S.StoreFile);
+    if (!EC)
+      return userError(Err, llvm::toString(EC.takeError()));
+    S.Cache = std::move(*EC);
+  }
+  unsigned Jobs = Opts.Jobs ? Opts.Jobs
+                            : llvm::hardware_concurrency().compute_thread_count();
+  S.Exec = createLocalExecutor(Jobs);
+  auto E = Evaluator::create(C, *S.Exec, S.Cache.get());
+  if (!E)
+    return userError(Err, llvm::toString(E.takeError()));
+  S.Eval = std::move(*E);
+  if (llvm::Error BE = S.Eval->prepareBaseline())
+    return userError(Err, llvm::toString(std::move(BE)));
+  return std::nullopt;
+}
+
+/// The evaluator as the engine's backend.
+class EvaluatorBackend : public EvaluationBackend {
+public:
+  explicit EvaluatorBackend(Evaluator &E) : E(E) {}
+  std::vector<EvalResult> evaluate(llvm::ArrayRef<Variant> Vs,
+                                   const Target &T) override {
+    return E.evaluate(Vs, T);
+  }
+  EvalResult verify(const Variant &V, const Target &T,
+                    unsigned Repetitions) override {
+    return E.verify(V, T, Repetitions);
+  }
+  bool noisy() const override {
+    return E.config().Measure != MeasureMode::Instructions;
+  }
+
+private:
+  Evaluator &E;
+};
+
+/// Progress: a line on stderr when it is a terminal, JSON lines to a file
+/// when asked (the editor integration reads them).
+class ProgressReporter : public SearchObserver {
+public:
+  ProgressReporter(llvm::raw_ostream &Err, std::string File)
+      : Err(Err), File(std::move(File)),
+        Terminal(llvm::sys::Process::StandardErrIsDisplayed()) {}
+  void progress(unsigned Done, unsigned Budget, double Best,
+                double Elapsed) override {
+    if (Terminal) {
+      double Left = Done ? Elapsed / Done * (Budget - Done) : 0;
+      Err << llvm::formatv("\r[{0}/{1}] best {2:f3}x  {3:f0} s elapsed, ~{4:f0} "
+                           "s left   ",
+                           Done, Budget, Best, Elapsed, Left);
+      if (Done == Budget)
+        Err << "\n";
+      Err.flush();
+    }
+    if (!File.empty()) {
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(File, EC, llvm::sys::fs::OF_Append);
+      if (!EC)
+        OS << llvm::json::Value(llvm::json::Object{{"evaluations", Done},
+                                                   {"budget", Budget},
+                                                   {"best_speedup", Best}})
+           << "\n";
+    }
+  }
+  void finish() {
+    if (Terminal)
+      Err << "\n";
+  }
+
+private:
+  llvm::raw_ostream &Err;
+  std::string File;
+  bool Terminal;
+};
+
+std::string configJSON(const RunOptions &Opts, const SearchConfig &C) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << llvm::json::Value(llvm::json::Object{
+      {"policy", Opts.Policy},
+      {"critic", Opts.CriticName},
+      {"rtg", Opts.RTGName},
+      {"rules", Opts.Rules},
+      {"strategy", strategyName(C.Strategy)},
+      {"budget", C.Budget},
+      {"width", C.Width},
+      {"depth", C.Depth},
+      {"beam_width", C.BeamWidth},
+      {"top_m", C.TopM},
+      {"gamma", C.Gamma},
+      {"seed", int64_t(C.Seed)},
+      {"measure", measureModeName(Opts.Measure)}});
+  return OS.str();
+}
+} // namespace
+
+std::string maxcode::defaultStorePath(const RunOptions &Opts) {
+  llvm::SmallString<256> P;
+  if (!Opts.BuildPath.empty()) {
+    P = makeAbsolutePath(Opts.BuildPath);
+    llvm::sys::path::append(P, ".clang-maxcode", "rollouts.sqlite");
+    return std::string(P);
+  }
+  if (auto X = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"))
+    P = *X;
+  else if (auto H = llvm::sys::Process::GetEnv("HOME")) {
+    P = *H;
+    llvm::sys::path::append(P, ".cache");
+  } else {
+    llvm::sys::path::system_temp_directory(false, P);
+  }
+  llvm::sys::path::append(P, "clang-maxcode", "rollouts.sqlite");
+  return std::string(P);
+}
+
+int maxcode::evaluateMain(const RunOptions &Opts, llvm::StringRef EditedCopy,
+                          llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+  auto Edited = llvm::MemoryBuffer::getFile(EditedCopy);
+  if (!Edited)
+    return userError(Err, "cannot read '" + EditedCopy +
+                              "': " + Edited.getError().message());
+  Session S;
+  if (std::optional<int> RC = openSession(Opts, S, Err, /*UseStore=*/false))
+    return *RC;
+  Variant V;
+  V.Text = (*Edited)->getBuffer().str();
+  V.Description = "the edited copy " + EditedCopy.str();
+  V.Rules = {"user"};
+  EvalResult R = S.Eval->evaluate(V, S.T);
+  if (Opts.JSON)
+    printEvaluationJSON(R, S.T, EditedCopy, Out);
+  else
+    printEvaluationText(R, S.T, EditedCopy, Out);
+  return 0;
+}
+
+int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
+                        llvm::raw_ostream &Err) {
+  if (Opts.Policy != "rules")
+    return userError(Err, "--policy=" + Opts.Policy +
+                              " is not available in this build; use "
+                              "--policy=rules");
+  Session S;
+  if (std::optional<int> RC = openSession(Opts, S, Err, /*UseStore=*/true))
+    return *RC;
+  auto Store = RolloutStore::open(S.StoreFile);
+  if (!Store)
+    return userError(Err, llvm::toString(Store.takeError()));
+
+  auto Selection = RuleSelection::parse(Opts.Rules);
+  if (!Selection)
+    return userError(Err, llvm::toString(Selection.takeError()));
+  RuleOptions RO;
+  RO.CompilerIsGCC = isGccCommand(S.RC.Command.CommandLine);
+  RO.Scope = S.Eval->config().Scope;
+  RO.HostFeatures = getHostPragmaFeatures();
+  RulesProposer Proposer(S.RC.Command, S.File, Opts.Parse,
+                         std::move(*Selection), RO, Opts.Search.Seed);
+
+  std::unique_ptr<LearnedRTG> Learned;
+  RTGModel *RTG = nullptr;
+  if (Opts.RTGName == "learned") {
+    auto M = (*Store)->latestRTGModel();
+    if (!M)
+      return userError(Err, llvm::toString(M.takeError()));
+    Learned = std::move(*M);
+    RTG = Learned.get();
+  } else if (Opts.RTGName != "none") {
+    return userError(Err, "--rtg=" + Opts.RTGName +
+                              " is not available in this build; use "
+                              "--rtg=none or --rtg=learned");
+  }
+
+  SearchConfig Config = Opts.Search;
+  Config.VerifyRepetitions = std::max(2 * Opts.Repetitions, 4u);
+  RunInfo Info{S.File, S.T.Name, S.Eval->originalText().str(),
+               configJSON(Opts, Config)};
+  bool Resumed = false;
+  auto Run = (*Store)->beginRun(Info, Opts.Resume, Resumed);
+  if (!Run)
+    return userError(Err, llvm::toString(Run.takeError()));
+  if (Opts.Resume && !Resumed)
+    llvm::WithColor::note(Err, "clang-maxcode")
+        << "no unfinished run of this search in the store; starting anew\n";
+
+  EvaluatorBackend Backend(*S.Eval);
+  SearchEngine Engine(Config, Proposer, Backend, /*Critic=*/nullptr, RTG);
+  ProgressReporter Progress(Err, Opts.ProgressFile);
+  Engine.addObserver(Store->get());
+  Engine.addObserver(&Progress);
+  SearchResult R = Engine.run(S.T, S.Eval->originalText());
+  Progress.finish();
+  if (llvm::Error E = (*Store)->takeError())
+    llvm::WithColor::warning(Err, "clang-maxcode")
+        << "the store missed nodes: " << llvm::toString(std::move(E)) << "\n";
+  if (llvm::Error E = (*Store)->finishRun(R))
+    llvm::WithColor::warning(Err, "clang-maxcode")
+        << llvm::toString(std::move(E)) << "\n";
+
+  const Node *W = R.Winner >= 0 ? &R.Nodes[R.Winner] : nullptr;
+  bool Improved = W && R.Verified;
+  double Speedup = Improved ? R.Verification->Ratio : 1.0;
+  double Noise = R.Verification ? R.Verification->Noise : 0.0;
+  std::string Unit = measureModeName(Opts.Measure).str();
+  if (Opts.JSON) {
+    llvm::json::Object O{{"version", 1},
+                         {"status", Improved ? "improved" : "no-improvement"},
+                         {"target", S.T.Name},
+                         {"file", S.File},
+                         {"speedup", Speedup},
+                         {"noise", Noise},
+                         {"measure", Unit},
+                         {"evaluations", R.Evaluations},
+                         {"from_store", R.FromCache},
+                         {"stop_reason", R.StopReason},
+                         {"run", *Run}};
+    if (Improved)
+      O["winner"] = llvm::json::Object{{"text", W->V.Text},
+                                       {"rules", W->V.Rules},
+                                       {"description", W->V.Description},
+                                       {"node", W->Id}};
+    Out << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
+    return 0;
+  }
+  Out << llvm::formatv("searched {0} with the {1} policy ({2}): {3} "
+                       "evaluations ({4} from the store), {5:f1} s\n",
+                       S.T.Name, Opts.Policy, strategyName(Config.Strategy),
+                       R.Evaluations, R.FromCache, R.Seconds);
+  if (!Improved) {
+    Out << "no verified improvement found";
+    if (W && R.Verification)
+      Out << llvm::formatv(" (the best candidate re-measured at {0:f3}x, "
+                           "{1})",
+                           R.Verification->RawRatio,
+                           R.Verification->ok() ? "inside the noise"
+                                                : evalStatusName(
+                                                      R.Verification->Status));
+    Out << "; nothing changed\n";
+    return 0;
+  }
+  Out << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}) by "
+                       "{3}\n",
+                       Speedup, Noise * 100, Unit, W->V.Description);
+  std::string Rel = llvm::sys::path::filename(S.File).str();
+  Out << unifiedDiff(S.Eval->originalText(), W->V.Text, "a/" + Rel,
+                     "b/" + Rel);
+  return 0;
+}
+
+int maxcode::trainRTGMain(const RunOptions &Opts, llvm::raw_ostream &Out,
+                          llvm::raw_ostream &Err) {
+  std::string Path =
+      Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath;
+  if (!llvm::sys::fs::exists(Path))
+    return userError(Err, "no rollout store at '" + Path + "'");
+  auto F = SQLiteFile::open(Path);
+  if (!F)
+    return userError(Err, llvm::toString(F.takeError()));
+  auto Store = RolloutStore::open(*F);
+  if (!Store)
+    return userError(Err, llvm::toString(Store.takeError()));
+  auto Examples = (*Store)->rtgExamples();
+  if (!Examples)
+    return userError(Err, llvm::toString(Examples.takeError()));
+  auto T = trainRTG(*Examples);
+  if (!T)
+    return userError(Err, llvm::toString(T.takeError()));
+  if (llvm::Error E =
+          (*Store)->saveRTGModel(*T->Model, T->HeldOutSpearman,
+                                 Examples->size()))
+    return userError(Err, llvm::toString(std::move(E)));
+  Out << llvm::formatv("trained the reward-to-go model on {0} nodes; rank "
+                       "correlation on {1} held-out nodes: {2:f3}\n",
+                       T->TrainCount, T->HeldOutCount, T->HeldOutSpearman);
+  return 0;
+}
+
+int maxcode::exportRTGDatasetMain(const RunOptions &Opts,
+                                  llvm::StringRef Path,
+                                  llvm::raw_ostream &Err) {
+  std::string StorePath =
+      Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath;
+  if (!llvm::sys::fs::exists(StorePath))
+    return userError(Err, "no rollout store at '" + StorePath + "'");
+  auto F = SQLiteFile::open(StorePath);
+  if (!F)
+    return userError(Err, llvm::toString(F.takeError()));
+  auto Store = RolloutStore::open(*F);
+  if (!Store)
+    return userError(Err, llvm::toString(Store.takeError()));
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return userError(Err, "cannot write '" + Path + "': " + EC.message());
+  if (llvm::Error E = (*Store)->exportRTGDataset(OS))
+    return userError(Err, llvm::toString(std::move(E)));
+  return 0;
+}

@@ -1,0 +1,354 @@
+//===-- Engine.cpp - The max-reward search --------------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Search/Engine.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace maxcode;
+
+EvaluationBackend::~EvaluationBackend() = default;
+SearchObserver::~SearchObserver() = default;
+
+llvm::StringRef maxcode::strategyName(StrategyKind S) {
+  switch (S) {
+  case StrategyKind::BestOfN:
+    return "best-of-n";
+  case StrategyKind::Refine:
+    return "refine";
+  case StrategyKind::Beam:
+    return "beam";
+  case StrategyKind::Tree:
+    return "tree";
+  }
+  llvm_unreachable("unknown strategy");
+}
+
+double maxcode::rewardOf(const EvalResult &R) {
+  switch (R.Status) {
+  case EvalStatus::Ok:
+    // Never below a failure, however slow.
+    return std::max(R.Ratio, 0.05);
+  case EvalStatus::WrongOutput:
+    return 0.03;
+  case EvalStatus::Timeout:
+  case EvalStatus::Crash:
+    return 0.02;
+  case EvalStatus::BuildError:
+    return 0.01;
+  case EvalStatus::Rejected:
+    return 0.0;
+  }
+  llvm_unreachable("unknown status");
+}
+
+double Node::discounted(double Gamma) const {
+  return std::pow(Gamma, Depth) * Reward;
+}
+
+SearchEngine::SearchEngine(SearchConfig C, Proposer &P,
+                           EvaluationBackend &Backend, Critic *Crit,
+                           RTGModel *RTG)
+    : Config(C), Prop(P), Backend(Backend), Crit(Crit), RTG(RTG) {
+  // The strategies are settings of the same loop.
+  switch (Config.Strategy) {
+  case StrategyKind::BestOfN:
+    Config.Depth = 1; // every proposal is a child of the root
+    break;
+  case StrategyKind::Refine:
+    Config.Width = 1; // one proposal at a time, from the incumbent
+    break;
+  case StrategyKind::Beam:
+  case StrategyKind::Tree:
+    break;
+  }
+  if (Config.TopM == 0)
+    Config.TopM = Config.Width;
+}
+
+bool SearchEngine::expandable(const Node &N) const {
+  if (N.Exhausted || N.Depth + 1 > Config.Depth)
+    return false;
+  return N.Parent < 0 || N.Result.ok() || Config.ExpandFailures;
+}
+
+int SearchEngine::incumbent(const std::vector<Node> &Nodes) const {
+  int Best = 0;
+  for (const Node &N : Nodes)
+    if ((N.Parent < 0 || N.Result.ok()) &&
+        N.discounted(Config.Gamma) > Nodes[Best].discounted(Config.Gamma))
+      Best = N.Id;
+  return Best;
+}
+
+std::vector<unsigned> SearchEngine::select(const std::vector<Node> &Nodes) const {
+  std::vector<unsigned> Candidates;
+  for (const Node &N : Nodes)
+    if (expandable(N))
+      Candidates.push_back(N.Id);
+  if (Candidates.empty())
+    return {};
+  auto ByValue = [&](unsigned A, unsigned B) {
+    if (Nodes[A].Value != Nodes[B].Value)
+      return Nodes[A].Value > Nodes[B].Value;
+    return A < B;
+  };
+  switch (Config.Strategy) {
+  case StrategyKind::BestOfN:
+    // Width N from the root, depth 1.
+    return expandable(Nodes[0]) ? std::vector<unsigned>{0}
+                                : std::vector<unsigned>{};
+  case StrategyKind::Refine: {
+    // Always the incumbent; when it has nothing more to offer, the next best.
+    unsigned Inc = unsigned(incumbent(Nodes));
+    if (expandable(Nodes[Inc]))
+      return {Inc};
+    llvm::sort(Candidates, ByValue);
+    return {Candidates.front()};
+  }
+  case StrategyKind::Beam: {
+    // The top BeamWidth nodes of the shallowest depth whose beam is not yet
+    // expanded; once every beam is, the deepest beam again.
+    unsigned MaxDepth = 0;
+    for (unsigned Id : Candidates)
+      MaxDepth = std::max(MaxDepth, Nodes[Id].Depth);
+    for (unsigned D = 0; D <= MaxDepth; ++D) {
+      std::vector<unsigned> Level;
+      for (const Node &N : Nodes)
+        if (N.Depth == D && (N.Parent < 0 || N.Result.ok()))
+          Level.push_back(N.Id);
+      llvm::sort(Level, ByValue);
+      if (Level.size() > Config.BeamWidth)
+        Level.resize(Config.BeamWidth);
+      std::vector<unsigned> Fresh;
+      for (unsigned Id : Level)
+        if (expandable(Nodes[Id]) && Nodes[Id].Expansions == 0)
+          Fresh.push_back(Id);
+      if (!Fresh.empty())
+        return Fresh;
+    }
+    std::vector<unsigned> Deepest;
+    for (unsigned Id : Candidates)
+      if (Nodes[Id].Depth == MaxDepth)
+        Deepest.push_back(Id);
+    llvm::sort(Deepest, ByValue);
+    if (Deepest.size() > Config.BeamWidth)
+      Deepest.resize(Config.BeamWidth);
+    return Deepest;
+  }
+  case StrategyKind::Tree: {
+    // An upper-confidence score on the max-value: values are normalised by
+    // the best so far, so the exploration constant means the same at any
+    // speedup.
+    double Best = 0;
+    unsigned Total = 0;
+    for (const Node &N : Nodes) {
+      Best = std::max(Best, N.Value);
+      Total += N.Expansions;
+    }
+    auto Score = [&](unsigned Id) {
+      const Node &N = Nodes[Id];
+      return (Best > 0 ? N.Value / Best : 0) +
+             Config.Exploration *
+                 std::sqrt(std::log(1.0 + Total) / (1.0 + N.Expansions));
+    };
+    unsigned Pick = Candidates.front();
+    for (unsigned Id : Candidates)
+      if (Score(Id) > Score(Pick) + 1e-12)
+        Pick = Id;
+    return {Pick};
+  }
+  }
+  llvm_unreachable("unknown strategy");
+}
+
+Observation SearchEngine::observe(const std::vector<Node> &Nodes,
+                                  unsigned Id) const {
+  Observation O;
+  O.OriginalTarget = *Tgt;
+  O.OriginalText = Original;
+  const Node &N = Nodes[Id];
+  O.CurrentText = N.V.Text;
+  if (N.Parent >= 0)
+    O.Feedback = N.Result;
+  O.Depth = N.Depth;
+  O.ExpansionIndex = N.Expansions;
+  // The path from the root: critiques, and u = max_t gamma^t r_t.
+  std::vector<unsigned> Path;
+  for (int P = int(Id); P >= 0; P = Nodes[P].Parent)
+    Path.push_back(unsigned(P));
+  std::reverse(Path.begin(), Path.end());
+  O.U = 0;
+  for (unsigned P : Path) {
+    O.U = std::max(O.U, Nodes[P].discounted(Config.Gamma));
+    if (Nodes[P].Parent >= 0)
+      O.Critiques.push_back(Nodes[P].Crit);
+  }
+  const Node &Inc = Nodes[incumbent(Nodes)];
+  O.IncumbentText = Inc.V.Text;
+  O.IncumbentReward = Inc.Reward;
+  for (size_t I = Nodes.size() > Config.HistoryLength
+                      ? Nodes.size() - Config.HistoryLength
+                      : 1;
+       I < Nodes.size(); ++I)
+    O.History.push_back({Nodes[I].V.Description, Nodes[I].V.Rules,
+                         Nodes[I].Result.Status, Nodes[I].Reward});
+  for (const Node &M : Nodes)
+    O.SeenTextHashes.push_back(M.Hash);
+  return O;
+}
+
+void SearchEngine::backup(std::vector<Node> &Nodes, unsigned Id) const {
+  for (int P = int(Id); P >= 0; P = Nodes[P].Parent) {
+    Node &N = Nodes[P];
+    double V = N.Reward;
+    for (unsigned C : N.Children)
+      V = std::max(V, Config.Gamma * Nodes[C].Value);
+    N.Value = V;
+  }
+}
+
+SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
+  auto Start = std::chrono::steady_clock::now();
+  auto Elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         Start)
+        .count();
+  };
+  Tgt = &T;
+  Original = OriginalText.str();
+  SearchResult Out;
+  std::vector<Node> &Nodes = Out.Nodes;
+  Node Root;
+  Root.V.Text = Original;
+  Root.V.Description = "the original";
+  Root.Hash = variantHash(Original);
+  Root.Result.Status = EvalStatus::Ok;
+  Root.Result.Ratio = 1.0;
+  Root.Reward = Root.Value = 1.0;
+  Nodes.push_back(std::move(Root));
+  for (SearchObserver *O : Observers)
+    O->nodeAdded(Nodes.front());
+  llvm::StringSet<> Seen;
+  Seen.insert(Nodes.front().Hash);
+
+  Out.StopReason = "budget";
+  while (Out.Evaluations < Config.Budget) {
+    if (Config.WallSeconds > 0 && Elapsed() >= Config.WallSeconds) {
+      Out.StopReason = "wall time";
+      break;
+    }
+    if (Config.TokenBudget && Tokens && Tokens() >= Config.TokenBudget) {
+      Out.StopReason = "tokens";
+      break;
+    }
+    std::vector<unsigned> Selected = select(Nodes);
+    if (Selected.empty()) {
+      Out.StopReason = "exhausted";
+      break;
+    }
+    for (unsigned S : Selected) {
+      if (Out.Evaluations >= Config.Budget)
+        break;
+      Observation Obs = observe(Nodes, S);
+      unsigned Left = Config.Budget - Out.Evaluations;
+      unsigned Ask = Config.Strategy == StrategyKind::BestOfN
+                         ? std::min(Config.Width, Left)
+                         : Config.Width;
+      auto Proposed = Prop.propose(Obs, Ask);
+      ++Nodes[S].Expansions;
+      if (!Proposed) {
+        // A proposer that fails here (an LLM answering garbage) has nothing
+        // to offer this node now; the history says why.
+        llvm::consumeError(Proposed.takeError());
+        Nodes[S].Exhausted = true;
+        continue;
+      }
+      std::vector<Variant> C;
+      for (Variant &V : *Proposed)
+        if (Seen.insert(variantHash(V.Text)).second)
+          C.push_back(std::move(V));
+      Out.Proposed += C.size();
+      if (C.empty()) {
+        Nodes[S].Exhausted = true;
+        continue;
+      }
+      // Rerank by predicted reward-to-go; evaluate the top m.
+      std::vector<double> Scores(C.size(), 0);
+      if (RTG)
+        Scores = RTG->score(Obs, C);
+      std::vector<size_t> Order(C.size());
+      std::iota(Order.begin(), Order.end(), 0);
+      if (RTG)
+        std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+          return Scores[A] > Scores[B];
+        });
+      size_t Keep = std::min<size_t>({Order.size(), Config.TopM, Left});
+      Order.resize(Keep);
+      std::vector<Variant> Batch;
+      for (size_t I : Order)
+        Batch.push_back(C[I]);
+      std::vector<EvalResult> Results = Backend.evaluate(Batch, T);
+      for (size_t K = 0; K < Batch.size(); ++K) {
+        Node N;
+        N.Id = Nodes.size();
+        N.Parent = int(S);
+        N.Depth = Nodes[S].Depth + 1;
+        N.V = std::move(Batch[K]);
+        N.Hash = variantHash(N.V.Text);
+        N.Result = std::move(Results[K]);
+        N.Reward = rewardOf(N.Result);
+        N.Features = makeRTGFeatures(Obs, N.V);
+        N.RTGScore = Scores[Order[K]];
+        ++Out.Evaluations;
+        if (N.Result.FromCache)
+          ++Out.FromCache;
+        // Re-time a new incumbent before it replaces the old one, so the
+        // max does not chase lucky noise (DESIGN section 5).
+        int Inc = incumbent(Nodes);
+        if (Backend.noisy() && N.Result.ok() &&
+            N.discounted(Config.Gamma) > Nodes[Inc].discounted(Config.Gamma)) {
+          EvalResult Again =
+              Backend.verify(N.V, T, Config.VerifyRepetitions);
+          if (!Again.ok() || Again.Ratio < N.Result.Ratio) {
+            N.Result.Notes.push_back("re-timed: " +
+                                     std::string(evalStatusName(Again.Status)) +
+                                     ", ratio " + std::to_string(Again.Ratio));
+            N.Result.Ratio = Again.ok() ? Again.Ratio : 1.0;
+            N.Reward = rewardOf(N.Result);
+          }
+        }
+        if (Crit)
+          N.Crit = Crit->critique(N.Result, N.V, Obs);
+        N.Value = N.Reward;
+        unsigned Id = N.Id;
+        Nodes[S].Children.push_back(Id);
+        Nodes.push_back(std::move(N));
+        backup(Nodes, Id);
+        for (SearchObserver *O : Observers)
+          O->nodeAdded(Nodes[Id]);
+      }
+      double Best = Nodes[incumbent(Nodes)].Reward;
+      for (SearchObserver *O : Observers)
+        O->progress(Out.Evaluations, Config.Budget, Best, Elapsed());
+    }
+  }
+
+  // Verify the winner: re-timed, interleaved, more repetitions, re-checked.
+  int Inc = incumbent(Nodes);
+  if (Inc > 0) {
+    Out.Winner = Inc;
+    EvalResult V =
+        Backend.verify(Nodes[Inc].V, T, Config.VerifyRepetitions);
+    Out.Verified = V.ok() && V.Ratio > 1.0;
+    Out.Verification = std::move(V);
+  }
+  Out.Seconds = Elapsed();
+  return Out;
+}

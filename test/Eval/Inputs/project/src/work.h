@@ -1,0 +1,1 @@
+long long triangle(long long N);

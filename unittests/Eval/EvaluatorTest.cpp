@@ -1,0 +1,239 @@
+//===-- EvaluatorTest.cpp - Pieces of the evaluation engine ---------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Eval/Evaluator.h"
+#include "maxcode/Eval/OutputCheck.h"
+#include "maxcode/Eval/Statistics.h"
+#include "maxcode/Rewrite/Scope.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+using namespace maxcode;
+using ::testing::Contains;
+using ::testing::ElementsAre;
+using ::testing::Not;
+
+namespace {
+
+TEST(OutputCheckTest, PieRule) {
+  EXPECT_FALSE(compareOutputs("1 2\n3\n", "1 2\n3\n"));
+  // Trailing white space and trailing empty lines do not matter.
+  EXPECT_FALSE(compareOutputs("1 2\n3\n", "1 2  \n3\n\n\n"));
+  // Numbers within the tolerance, absolute or relative.
+  EXPECT_FALSE(compareOutputs("0.333333\n", "0.3334\n"));
+  EXPECT_FALSE(compareOutputs("1000000\n", "1000100\n"));
+  auto F = compareOutputs("1\n2\n3\n", "1\n2\n4\n");
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Line, 3u);
+  EXPECT_EQ(F->Expected, "3");
+  EXPECT_EQ(F->Actual, "4");
+  F = compareOutputs("1\n2\n", "1\n");
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Line, 2u);
+  EXPECT_EQ(F->Actual, "<end of output>");
+  F = compareOutputs("Yes\n", "yes\n");
+  ASSERT_TRUE(F);
+  EXPECT_FALSE(compareOutputs("0.5\n", "0.5001\n", 1e-3));
+  EXPECT_TRUE(compareOutputs("0.5\n", "0.51\n", 1e-3));
+}
+
+TEST(OutputCheckTest, LoadsPairsInNaturalOrder) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("maxcode-tests", Dir));
+  auto Write = [&](llvm::StringRef Name, llvm::StringRef Text) {
+    llvm::SmallString<128> P(Dir);
+    llvm::sys::path::append(P, Name);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    OS << Text;
+  };
+  for (const char *N : {"10", "2", "1"}) {
+    Write(std::string("input.") + N + ".txt", "in");
+    Write(std::string("output.") + N + ".txt", "out");
+  }
+  auto Tests = loadTests(Dir);
+  ASSERT_TRUE(bool(Tests)) << llvm::toString(Tests.takeError());
+  std::vector<std::string> Names;
+  for (const TestCase &T : *Tests)
+    Names.push_back(T.Name);
+  EXPECT_THAT(Names, ElementsAre("input.1.txt", "input.2.txt", "input.10.txt"));
+  // An input without its expected output is an error naming it.
+  Write("case.in", "x");
+  auto Bad = loadTests(Dir);
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_NE(llvm::toString(Bad.takeError()).find("case.in"), std::string::npos);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(StatisticsTest, NoiseRule) {
+  EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
+  EXPECT_DOUBLE_EQ(median({4, 1, 2, 3}), 2.5);
+  // A clear speedup is credited.
+  PairedComparison C = comparePaired({10, 10.1, 9.9, 10, 10}, {5, 5, 5.1, 4.9, 5},
+                                     0.01);
+  EXPECT_NEAR(C.Ratio, 2.0, 0.05);
+  // A difference inside the noise counts as 1.0.
+  C = comparePaired({10, 12, 8, 11, 9}, {10.2, 11, 9, 10.5, 9.5}, 0.01);
+  EXPECT_EQ(C.Ratio, 1.0);
+  EXPECT_NE(C.RawRatio, 1.0);
+  // Below the resolution floor nothing is credited either.
+  C = comparePaired({1000}, {999}, 0.002);
+  EXPECT_EQ(C.Ratio, 1.0);
+  C = comparePaired({1000}, {500}, 0.002);
+  EXPECT_DOUBLE_EQ(C.Ratio, 2.0);
+}
+
+const char *Original = R"(#include <cstdio>
+static int helper(int X) { return X + 1; }
+int work(int N) {
+  int S = 0;
+  for (int I = 0; I < N; ++I)
+    S += helper(I);
+  return S;
+}
+int main() { std::printf("%d\n", work(10)); }
+)";
+
+Target workTarget() {
+  Target T;
+  T.Name = "work";
+  llvm::StringRef O(Original);
+  T.BeginOffset = O.find("int work");
+  T.EndOffset = O.find("int main");
+  T.EndOffset = O.rfind('}', T.EndOffset) + 1;
+  T.Line = 3;
+  T.EndLine = 8;
+  return T;
+}
+
+TEST(ScopeTest, TargetScopeAllowsTheDefinitionDeclarationsAndIncludes) {
+  Target T = workTarget();
+  std::string V = Original;
+  V.replace(T.BeginOffset, T.EndOffset - T.BeginOffset,
+            "static int twice(int X) { return 2 * X; }\n"
+            "int work(int N) { return N * (N + 1) / 2; }");
+  V.insert(0, "#include <vector>\n");
+  EXPECT_FALSE(bool(checkScope(Original, V, T, EditScope::Target)));
+  // Removing an include is allowed too.
+  std::string W = llvm::StringRef(V).drop_front(strlen("#include <vector>\n#include <cstdio>\n")).str();
+  W.insert(0, "#include <vector>\n");
+  EXPECT_FALSE(bool(checkScope(Original, W, T, EditScope::Target)));
+  auto [B, E] = locateTargetInVariant(Original, V, T);
+  EXPECT_TRUE(llvm::StringRef(V).slice(B, E).starts_with("static int twice"));
+}
+
+TEST(ScopeTest, TargetScopeRejectsEditsElsewhere) {
+  Target T = workTarget();
+  // The harness after the target.
+  std::string V = Original;
+  V.replace(V.find("work(10)"), 8, "work(1)");
+  llvm::Error E = checkScope(Original, V, T, EditScope::Target);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("after the target"),
+            std::string::npos);
+  // A helper before the target.
+  V = Original;
+  V.replace(V.find("X + 1"), 5, "X + 2");
+  E = checkScope(Original, V, T, EditScope::Target);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("line 2"), std::string::npos);
+  // A macro that would rewrite the harness.
+  V = Original;
+  V.insert(T.BeginOffset, "#define printf puts\n");
+  E = checkScope(Original, V, T, EditScope::Target);
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("macro"), std::string::npos);
+  // Under file scope all of it is fine.
+  EXPECT_FALSE(bool(checkScope(Original, V, T, EditScope::File)));
+}
+
+TEST(EvaluatorTest, CompileCommandSwapsInputAndOutput) {
+  clang::tooling::CompileCommand C;
+  C.Directory = "/proj/build";
+  C.Filename = "/proj/src/a.cpp";
+  C.CommandLine = {"/usr/bin/g++", "-O2", "-I../inc", "-MD", "-MF", "a.d",
+                   "-o",           "a.o", "-c",       "../src/a.cpp"};
+  auto Out = variantCompileCommand(C, "/proj/src/a.cpp", "/scratch/a.cpp",
+                                   "/scratch/prog", /*Link=*/true, false);
+  EXPECT_EQ(Out.front(), "/usr/bin/g++");
+  EXPECT_THAT(Out, Contains("/scratch/a.cpp"));
+  EXPECT_THAT(Out, Not(Contains("../src/a.cpp")));
+  EXPECT_THAT(Out, Not(Contains("-c")));
+  EXPECT_THAT(Out, Not(Contains("a.o")));
+  EXPECT_THAT(Out, Not(Contains("-MF")));
+  EXPECT_THAT(Out, Contains("-iquote"));
+  EXPECT_THAT(Out, Contains("/proj/src"));
+  EXPECT_EQ(Out[Out.size() - 2], "-o");
+  EXPECT_EQ(Out.back(), "/scratch/prog");
+  // Flags after "--": g++ builds C++, nvcc builds CUDA.
+  C.CommandLine = {"clang-tool", "-std=c++17", "/proj/src/a.cpp"};
+  Out = variantCompileCommand(C, "/proj/src/a.cpp", "/s/a.cpp", "/s/p", true,
+                              true);
+  EXPECT_EQ(Out.front(), "g++");
+  EXPECT_THAT(Out, Contains("-g"));
+  C.CommandLine = {"/usr/local/cuda/bin/nvcc", "-arch=sm_90", "-c", "k.cu"};
+  C.Directory = "/proj/src";
+  Out = variantCompileCommand(C, "/proj/src/k.cu", "/s/k.cu", "/s/k.o", false,
+                              false);
+  EXPECT_THAT(Out, Contains("-I/proj/src"));
+  EXPECT_THAT(Out, Contains("-c"));
+}
+
+TEST(EvaluatorTest, ParsesCompilerDiagnostics) {
+  const char *Log =
+      "/s/prog.cpp: In function 'int main()':\n"
+      "/s/prog.cpp:12:5: error: 'foo' was not declared in this scope\n"
+      "/usr/include/x.h:3:1: note: in a header\n"
+      "/s/prog.cpp:14:9: warning: unused variable 'y' [-Wunused-variable]\n"
+      "/s/k.cu(7): error: identifier \"bar\" is undefined\n";
+  auto D = parseCompilerOutput(Log, "/s/prog.cpp");
+  ASSERT_EQ(D.size(), 2u);
+  EXPECT_EQ(D[0].Line, 12u);
+  EXPECT_EQ(D[0].Column, 5u);
+  EXPECT_EQ(D[0].Severity, "error");
+  EXPECT_EQ(D[0].Message, "'foo' was not declared in this scope");
+  EXPECT_EQ(D[1].Severity, "warning");
+  D = parseCompilerOutput(Log, "/s/k.cu");
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0].Line, 7u);
+}
+
+TEST(EvalCacheTest, RoundTripsThroughSQLite) {
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(
+      llvm::sys::fs::createTemporaryFile("maxcode-cache", "sqlite", Path));
+  auto File = SQLiteFile::open(Path);
+  ASSERT_TRUE(bool(File)) << llvm::toString(File.takeError());
+  auto Cache = EvalCache::open(*File);
+  ASSERT_TRUE(bool(Cache)) << llvm::toString(Cache.takeError());
+  EvalResult R;
+  R.Status = EvalStatus::WrongOutput;
+  R.Reason = "test input.3.txt, line 2";
+  R.FirstFailure = TestFailure{"input.3.txt", 2, "5", "6", ""};
+  R.Diagnostics.push_back({4, 2, "warning", "unused"});
+  R.HotLines.push_back({7, 0.5});
+  R.Metrics["sm__throughput"] = 42;
+  ASSERT_FALSE(bool((*Cache)->store("k1", R)));
+  EXPECT_FALSE((*Cache)->lookup("nope"));
+  std::optional<EvalResult> Back = (*Cache)->lookup("k1");
+  ASSERT_TRUE(Back);
+  EXPECT_EQ(Back->Status, EvalStatus::WrongOutput);
+  EXPECT_EQ(Back->Reason, R.Reason);
+  ASSERT_TRUE(Back->FirstFailure);
+  EXPECT_EQ(Back->FirstFailure->Actual, "6");
+  ASSERT_EQ(Back->Diagnostics.size(), 1u);
+  EXPECT_EQ(Back->Diagnostics[0].Line, 4u);
+  EXPECT_EQ(Back->HotLines[0].Line, 7u);
+  EXPECT_EQ(Back->Metrics["sm__throughput"], 42);
+  EXPECT_EQ((*Cache)->hits(), 1u);
+  llvm::sys::fs::remove(Path);
+}
+
+} // namespace

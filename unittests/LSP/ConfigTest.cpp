@@ -1,0 +1,107 @@
+//===-- ConfigTest.cpp - Search options from the project ------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/LSP/Config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace maxcode::lsp;
+
+namespace {
+
+TEST(ConfigTest, ReadsEveryKey) {
+  auto O = parseConfig(R"(
+Policy: llm
+Budget: 12
+Measure: instructions
+Scope: file
+Strategy: beam
+Timeout: 2.5
+Tests: tests
+BuildCommand: make -j4
+TestCommand: make test
+BenchCommand: ./bench --quick
+LLMEndpoint: http://127.0.0.1:8000/v1
+LLMModel: qwen2.5-coder
+LLMApiKeyEnv: MY_KEY
+)",
+                       "/proj", "/proj/.clang-maxcode");
+  ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
+  EXPECT_EQ(O->toArguments(),
+            (std::vector<std::string>{
+                "--policy=llm", "--budget=12", "--measure=instructions",
+                "--scope=file", "--strategy=beam", "--timeout=2.5",
+                "--tests=/proj/tests", "--build-cmd=make -j4",
+                "--test-cmd=make test", "--bench-cmd=./bench --quick",
+                "--llm-endpoint=http://127.0.0.1:8000/v1",
+                "--llm-model=qwen2.5-coder", "--llm-api-key-env=MY_KEY"}));
+}
+
+TEST(ConfigTest, EmptyAndUnknownKeysAreFine) {
+  auto Empty = parseConfig("", "/p", "/p/.clang-maxcode");
+  ASSERT_TRUE(bool(Empty));
+  EXPECT_TRUE(Empty->toArguments().empty());
+  // The file is shared with other tools.
+  auto Other =
+      parseConfig("Checks: '*'\nBudget: 3\n", "/p", "/p/.clang-maxcode");
+  ASSERT_TRUE(bool(Other)) << llvm::toString(Other.takeError());
+  EXPECT_EQ(Other->toArguments(), std::vector<std::string>{"--budget=3"});
+}
+
+TEST(ConfigTest, WrongTypesAreErrorsWithAPlace) {
+  auto O =
+      parseConfig("Policy: rules\nBudget: many\n", "/p", "/p/.clang-maxcode");
+  ASSERT_FALSE(bool(O));
+  EXPECT_EQ(llvm::toString(O.takeError()),
+            "/p/.clang-maxcode:2:9: invalid number");
+  auto NotAMap = parseConfig("- a\n- b\n", "/p", "/p/.clang-maxcode");
+  ASSERT_FALSE(bool(NotAMap));
+  EXPECT_EQ(llvm::toString(NotAMap.takeError()),
+            "/p/.clang-maxcode:1:1: not a mapping");
+}
+
+TEST(ConfigTest, LaterOptionsOverrideEarlierOnesKeyByKey) {
+  SearchOptions File, Editor;
+  File.Policy = "rules";
+  File.Budget = 10;
+  File.Tests = "/p/tests";
+  Editor.Budget = 4;
+  Editor.LLMModel = "m";
+  File.overrideWith(Editor);
+  EXPECT_EQ(File.toArguments(),
+            (std::vector<std::string>{"--policy=rules", "--budget=4",
+                                      "--tests=/p/tests", "--llm-model=m"}));
+}
+
+TEST(ConfigTest, FindsTheNearestFileUpward) {
+  llvm::SmallString<128> Root;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("maxcode-config", Root));
+  llvm::SmallString<128> Sub(Root);
+  llvm::sys::path::append(Sub, "src", "deep");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Sub));
+  auto Write = [](llvm::StringRef Path, llvm::StringRef Text) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    ASSERT_FALSE(EC);
+    OS << Text;
+  };
+  std::string RootConfig = (Root + "/.clang-maxcode").str();
+  Write(RootConfig, "Budget: 7\nTests: t\n");
+  std::string Source = (Sub + "/a.cpp").str();
+  EXPECT_EQ(findConfigFile(Source), RootConfig);
+  auto O = loadConfigFile(RootConfig);
+  ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
+  EXPECT_EQ(O->Tests, (Root + "/t").str());
+
+  std::string Nearer = (Sub + "/.clang-maxcode").str();
+  Write(Nearer, "Budget: 1\n");
+  EXPECT_EQ(findConfigFile(Source), Nearer);
+  llvm::sys::fs::remove_directories(Root);
+}
+
+} // namespace

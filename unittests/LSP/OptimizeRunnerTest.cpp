@@ -1,0 +1,143 @@
+//===-- OptimizeRunnerTest.cpp - Running a search for the editor ----------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/LSP/OptimizeRunner.h"
+#include "maxcode/LSP/Logger.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace maxcode::lsp;
+
+namespace {
+
+TEST(OptimizeCommandTest, NamesTheDatabaseAndTheOptions) {
+  OptimizeRequest R;
+  R.File = "/p/src/a.cpp";
+  R.Target = "ns::f";
+  R.BuildPath = "/p/build";
+  R.Options.Policy = "rules";
+  R.Options.Tests = "/p/tests";
+  EXPECT_EQ(buildOptimizeCommand("/bin/clang-maxcode", R, "/tmp/p.jsonl"),
+            (std::vector<std::string>{
+                "/bin/clang-maxcode", "/p/src/a.cpp", "--target=ns::f", "-p",
+                "/p/build", "--policy=rules", "--tests=/p/tests",
+                "--format=json", "--progress-file=/tmp/p.jsonl"}));
+}
+
+TEST(OptimizeCommandTest, WithoutADatabaseUsesTheDefaultCommand) {
+  OptimizeRequest R;
+  R.File = "/p/a.cpp";
+  R.Target = "f";
+  EXPECT_EQ(
+      buildOptimizeCommand("cm", R, "p"),
+      (std::vector<std::string>{"cm", "/p/a.cpp", "--target=f", "--format=json",
+                                "--progress-file=p", "--"}));
+}
+
+TEST(OptimizeOutputTest, ReadsAnImprovement) {
+  auto R = parseOptimizeOutput(R"({
+    "version": 1, "status": "improved", "target": "f", "file": "/p/a.cpp",
+    "speedup": 1.82, "noise": 0.03, "evaluations": 12,
+    "winner": {"text": "int f() { return 1; }\n",
+               "rules": ["hoist-invariant", "reserve"],
+               "description": "hoisted the size out of the loop"}})");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->Improved);
+  EXPECT_EQ(R->Target, "f");
+  EXPECT_EQ(R->File, "/p/a.cpp");
+  EXPECT_DOUBLE_EQ(R->Speedup, 1.82);
+  EXPECT_DOUBLE_EQ(R->Noise, 0.03);
+  EXPECT_EQ(R->Evaluations, 12u);
+  EXPECT_EQ(R->NewText, "int f() { return 1; }\n");
+  EXPECT_EQ(R->Rules, (std::vector<std::string>{"hoist-invariant", "reserve"}));
+  EXPECT_EQ(R->Description, "hoisted the size out of the loop");
+}
+
+TEST(OptimizeOutputTest, ReadsNoImprovement) {
+  auto R = parseOptimizeOutput(
+      R"({"version": 1, "status": "no-improvement", "target": "f",
+          "file": "/p/a.cpp", "speedup": 1.0, "noise": 0.05,
+          "evaluations": 20})");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_FALSE(R->Improved);
+  EXPECT_EQ(R->Evaluations, 20u);
+  EXPECT_TRUE(R->NewText.empty());
+}
+
+std::string errorOf(llvm::StringRef Output) {
+  auto R = parseOptimizeOutput(Output);
+  if (R)
+    return "no error";
+  return llvm::toString(R.takeError());
+}
+
+TEST(OptimizeOutputTest, RejectsWhatItCannotTrust) {
+  EXPECT_EQ(errorOf("Segmentation fault"),
+            "clang-maxcode printed no JSON document: 'Segmentation fault'");
+  EXPECT_EQ(errorOf(R"({"version": 2, "status": "improved"})"),
+            "clang-maxcode printed output version 2; this maxcode-lsp reads "
+            "version 1");
+  EXPECT_EQ(errorOf(R"({"status": "improved"})"),
+            "clang-maxcode printed output version (none); this maxcode-lsp "
+            "reads version 1");
+  EXPECT_EQ(errorOf(R"({"version": 1, "status": "great"})"),
+            "clang-maxcode printed an unknown status 'great'");
+  EXPECT_EQ(errorOf(R"({"version": 1, "status": "improved", "winner": {}})"),
+            "clang-maxcode reported an improvement without the winner's text");
+}
+
+TEST(ProgressLineTest, ReadsLinesAndSkipsOthers) {
+  std::optional<OptimizeProgress> P = parseProgressLine(
+      R"({"evaluations": 3, "budget": 20, "best_speedup": 1.25})");
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->Evaluations, 3u);
+  EXPECT_EQ(P->Budget, 20u);
+  EXPECT_DOUBLE_EQ(P->BestSpeedup, 1.25);
+  P = parseProgressLine(R"({"evaluations": 1})");
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->Budget, 0u);
+  EXPECT_DOUBLE_EQ(P->BestSpeedup, 1.0);
+  EXPECT_FALSE(parseProgressLine(R"({"evaluations": )"));
+  EXPECT_FALSE(parseProgressLine(R"({"budget": 3})"));
+  EXPECT_FALSE(parseProgressLine(R"({"evaluations": -1})"));
+  EXPECT_FALSE(parseProgressLine("not json"));
+}
+
+TEST(ClangMaxcodeRunnerTest, MissingExecutableIsAnError) {
+  std::string Log;
+  llvm::raw_string_ostream LogOS(Log);
+  Logger L(LogOS, LogLevel::Error);
+  ClangMaxcodeRunner Runner("/nonexistent/clang-maxcode", L);
+  OptimizeRequest R;
+  R.File = "/p/a.cpp";
+  R.Target = "f";
+  std::atomic<bool> Cancel{false};
+  unsigned Reports = 0;
+  auto Result =
+      Runner.run(R, [&](const OptimizeProgress &) { ++Reports; }, Cancel);
+  ASSERT_FALSE(bool(Result));
+  EXPECT_EQ(
+      llvm::toString(Result.takeError()),
+      "cannot run clang-maxcode: cannot run '/nonexistent/clang-maxcode': "
+      "No such file or directory");
+  EXPECT_EQ(Reports, 0u);
+}
+
+TEST(ClangMaxcodeRunnerTest, CancelledBeforeItStartsRunsNothing) {
+  std::string Log;
+  llvm::raw_string_ostream LogOS(Log);
+  Logger L(LogOS, LogLevel::Verbose);
+  ClangMaxcodeRunner Runner("/nonexistent/clang-maxcode", L);
+  std::atomic<bool> Cancel{true};
+  auto Result =
+      Runner.run(OptimizeRequest(), [](const OptimizeProgress &) {}, Cancel);
+  ASSERT_FALSE(bool(Result));
+  EXPECT_TRUE(Result.errorIsA<CancelledError>());
+  llvm::consumeError(Result.takeError());
+  EXPECT_EQ(LogOS.str(), "");
+}
+
+} // namespace

@@ -1,0 +1,98 @@
+//===-- RuleRegistryTest.cpp - The rule catalogue and its selection -------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Policy/CritiqueTags.h"
+#include "maxcode/Policy/Rule.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "gtest/gtest.h"
+
+using namespace maxcode;
+
+namespace {
+
+TEST(RuleRegistryTest, IdsAreUniqueKebabCaseAndDocumented) {
+  llvm::StringSet<> Seen;
+  ASSERT_GE(getAllRules().size(), 25u);
+  for (const std::unique_ptr<Rule> &R : getAllRules()) {
+    llvm::StringRef Id = R->getId();
+    EXPECT_TRUE(Seen.insert(Id).second) << Id.str();
+    EXPECT_FALSE(Id.empty());
+    for (char C : Id)
+      EXPECT_TRUE((C >= 'a' && C <= 'z') || (C >= '0' && C <= '9') || C == '-')
+          << Id.str();
+    EXPECT_FALSE(Id.starts_with("-") || Id.ends_with("-")) << Id.str();
+    EXPECT_FALSE(R->getSummary().empty()) << Id.str();
+    std::string Doc =
+        std::string(MAXCODE_SOURCE_DIR) + "/docs/rules/" + Id.str() + ".md";
+    EXPECT_TRUE(llvm::sys::fs::exists(Doc)) << "missing " << Doc;
+    EXPECT_EQ(findRule(Id), R.get());
+  }
+  EXPECT_EQ(findRule("no-such-rule"), nullptr);
+}
+
+TEST(RuleRegistryTest, CudaRulesSayTheyAreCudaOnly) {
+  for (const std::unique_ptr<Rule> &R : getAllRules())
+    EXPECT_EQ(R->isCudaOnly(), R->getId().starts_with("cuda-")) << R->getId().str();
+}
+
+TEST(RuleSelectionTest, DefaultAndEmptyEnableEverything) {
+  RuleSelection All;
+  auto Empty = RuleSelection::parse("");
+  ASSERT_TRUE(bool(Empty));
+  for (const std::unique_ptr<Rule> &R : getAllRules()) {
+    EXPECT_TRUE(All.isEnabled(R->getId()));
+    EXPECT_TRUE(Empty->isEnabled(R->getId()));
+  }
+}
+
+TEST(RuleSelectionTest, LaterGlobsWinAsInClangTidy) {
+  auto S = RuleSelection::parse("*,-cuda-*,cuda-unroll");
+  ASSERT_TRUE(bool(S));
+  EXPECT_TRUE(S->isEnabled("fast-io"));
+  EXPECT_FALSE(S->isEnabled("cuda-fast-math"));
+  EXPECT_TRUE(S->isEnabled("cuda-unroll"));
+
+  auto Only = RuleSelection::parse("-*, fast-io ,endl-*");
+  ASSERT_TRUE(bool(Only));
+  std::vector<const Rule *> On = Only->getEnabledRules();
+  ASSERT_EQ(On.size(), 2u);
+  EXPECT_EQ(On[0]->getId(), "fast-io");
+  EXPECT_EQ(On[1]->getId(), "endl-to-newline");
+
+  auto None = RuleSelection::parse("-*");
+  ASSERT_TRUE(bool(None));
+  EXPECT_TRUE(None->getEnabledRules().empty());
+}
+
+TEST(RuleSelectionTest, BadGlobsAreErrors) {
+  auto Bad = RuleSelection::parse("fast-[io");
+  EXPECT_FALSE(bool(Bad));
+  llvm::consumeError(Bad.takeError());
+  auto Dash = RuleSelection::parse("fast-io,-");
+  EXPECT_FALSE(bool(Dash));
+  llvm::consumeError(Dash.takeError());
+}
+
+TEST(CritiqueTagsTest, NamesRoundTripInOrder) {
+  llvm::StringSet<> Names;
+  CritiqueTag Prev = CritiqueTag::Rejected;
+  bool First = true;
+  for (CritiqueTag T : allCritiqueTags()) {
+    llvm::StringRef N = critiqueTagName(T);
+    EXPECT_TRUE(Names.insert(N).second) << N.str();
+    EXPECT_EQ(parseCritiqueTag(N), T);
+    if (!First)
+      EXPECT_LT(static_cast<int>(Prev), static_cast<int>(T));
+    Prev = T;
+    First = false;
+  }
+  EXPECT_EQ(critiqueTagName(CritiqueTag::BuildError), "build-error");
+  EXPECT_EQ(critiqueTagName(CritiqueTag::MemoryBound), "memory-bound");
+  EXPECT_EQ(parseCritiqueTag("nonsense"), std::nullopt);
+}
+
+} // namespace
