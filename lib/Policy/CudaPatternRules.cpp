@@ -26,6 +26,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
@@ -50,11 +51,13 @@ statementsRange(const RuleContext &Ctx, const Stmt *First, const Stmt *Last) {
   if (!F || !L)
     return std::nullopt;
   unsigned End = L->second;
-  if (!isa<CompoundStmt>(Last) && !isa<IfStmt>(Last) && !isa<ForStmt>(Last) &&
-      !isa<WhileStmt>(Last)) {
+  // A statement that does not end in a block ends at its semicolon, which
+  // expression ranges leave out (also at the end of an if or a loop).
+  llvm::StringRef Before = Ctx.getText(F->first, End).rtrim();
+  if (!Before.ends_with(";") && !Before.ends_with("}")) {
     llvm::StringRef Code = Ctx.getCode();
     size_t Semi = End;
-    while (Semi < Code.size() && (Code[Semi] == ' ' || Code[Semi] == '\t'))
+    while (Semi < Code.size() && llvm::isSpace(Code[Semi]))
       ++Semi;
     if (Semi >= Code.size() || Code[Semi] != ';')
       return std::nullopt;
@@ -117,7 +120,7 @@ public:
         continue;
       std::string Body = Code.slice(Stmts->first, Stmts->second).str();
       if (G->EarlyReturn || !isa<CompoundStmt>(G->Body.front()))
-        Body = "{\n" + Body + "\n}";
+        Body = "{\n      " + Body + "\n    }";
       std::string Bound = "(" + Code.slice(BoundR->first, BoundR->second).str() +
                           ")";
       std::string IndexType = G->Index->getType().getAsString();

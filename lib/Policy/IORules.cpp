@@ -27,6 +27,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -710,9 +711,20 @@ static inline mc_istream &mc_getline(mc_istream &I, std::string &S, char Delim =
 }
 )cpp";
 
-std::string helperText(bool Input, bool Strings) {
-  std::string Out = HelperHead;
-  if (Strings)
+/// The helpers; \p Present are headers the file includes already (or will),
+/// which the helpers do not include again.
+std::string helperText(bool Input, bool Strings,
+                       llvm::ArrayRef<std::string> Present) {
+  std::string Out;
+  for (llvm::StringRef Line : llvm::split(llvm::StringRef(HelperHead), '\n')) {
+    llvm::StringRef Header = Line;
+    if (Line.empty() || (Header.consume_front("#include ") &&
+                         llvm::is_contained(Present, Header)))
+      continue;
+    Out += Line;
+    Out += "\n";
+  }
+  if (Strings && !llvm::is_contained(Present, "<string>"))
     Out += HelperStringInclude;
   Out += HelperOutput;
   if (Strings)
@@ -842,7 +854,12 @@ private:
     }
     if (!At)
       return false;
-    std::string Helper = helperText(Checker.UsesInput, Checker.NeedsString);
+    std::vector<std::string> Present = Headers;
+    for (unsigned I = 0; I < Includes.size(); ++I)
+      if (Includes[I].Angled && !llvm::is_contained(Removed, I))
+        Present.push_back("<" + Includes[I].Name + ">");
+    std::string Helper =
+        helperText(Checker.UsesInput, Checker.NeedsString, Present);
     if (!helperIsMacroSafe(Ctx, Helper, *At))
       return false;
 

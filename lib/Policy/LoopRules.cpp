@@ -207,6 +207,88 @@ bool hasAliases(const VarDecl *V, const Stmt *Scope, ASTContext &AST) {
   return F.Found;
 }
 
+/// True when every use of \p V in \p S only reads it: const member calls,
+/// element reads through operator[]/at/front/back, array elements read,
+/// the array passed as a pointer to const. ExprMutationAnalyzer counts any
+/// non-const member call (a read through v[i]) as a change.
+bool isOnlyReadIn(const VarDecl *V, const Stmt *S, ASTContext &AST) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    ASTContext &AST;
+    bool Ok = true;
+    Finder(const VarDecl *V, ASTContext &AST) : V(V), AST(AST) {}
+    const Stmt *parent(const Stmt *X) {
+      DynTypedNodeList Ps = AST.getParents(*X);
+      return Ps.size() == 1 ? Ps[0].get<Stmt>() : nullptr;
+    }
+    /// The value \p E designates is only read.
+    bool isRead(const Expr *E) {
+      const Stmt *P = parent(E);
+      while (P && isa<ParenExpr>(P)) {
+        E = cast<Expr>(P);
+        P = parent(P);
+      }
+      if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P))
+        return C->getCastKind() == CK_LValueToRValue;
+      if (const auto *ME = dyn_cast_or_null<MemberExpr>(P))
+        return ME->getType().isConstQualified() || isRead(ME);
+      return false;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() != V)
+        return true;
+      const Stmt *P = parent(D);
+      // Parentheses, and the qualification conversion of a const call.
+      while (P && (isa<ParenExpr>(P) ||
+                   (isa<ImplicitCastExpr>(P) &&
+                    cast<ImplicitCastExpr>(P)->getCastKind() == CK_NoOp)))
+        P = parent(P);
+      // A member call: const, or an element read.
+      if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
+        const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+        const auto *Call =
+            dyn_cast_or_null<CXXMemberCallExpr>(parent(ME));
+        if (!MD || !Call)
+          return Ok = false;
+        if (MD->isConst())
+          return true;
+        llvm::StringRef Name = MD->getIdentifier() ? MD->getName() : "";
+        if ((Name == "at" || Name == "front" || Name == "back") && isRead(Call))
+          return true;
+        return Ok = false;
+      }
+      if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
+        if (Op->getOperator() == OO_Subscript && isRead(Op))
+          return true;
+        if (const auto *MD =
+                dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee()))
+          if (MD->isConst())
+            return true;
+        return Ok = false;
+      }
+      // An array: decays to a pointer that is subscripted and read, or
+      // passed where a pointer to const is expected.
+      if (const auto *C = dyn_cast_or_null<ImplicitCastExpr>(P)) {
+        if (C->getCastKind() == CK_LValueToRValue)
+          return true;
+        if (C->getCastKind() != CK_ArrayToPointerDecay)
+          return Ok = false;
+        const Stmt *Up = parent(C);
+        if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(Up))
+          return isRead(AS) || (Ok = false);
+        if (const auto *Conv = dyn_cast_or_null<ImplicitCastExpr>(Up))
+          if (Conv->getType()->isPointerType() &&
+              Conv->getType()->getPointeeType().isConstQualified())
+            return true;
+        return Ok = false;
+      }
+      return Ok = false;
+    }
+  } F(V, AST);
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Ok;
+}
+
 /// A call whose value only depends on one variable: `v.size()`,
 /// `s.length()`, `strlen(s)`. Returns the variable.
 const VarDecl *invariantCallVar(const Expr *E) {
@@ -241,7 +323,7 @@ bool isHoistable(const Expr *E, const Stmt *Loop, const Stmt *FuncBody,
   E = E->IgnoreParenImpCasts();
   if (const VarDecl *V = invariantCallVar(E)) {
     HasCall = true;
-    if (LoopVars.count(V) || isMutatedIn(V, Loop, AST) ||
+    if (LoopVars.count(V) || !isOnlyReadIn(V, Loop, AST) ||
         hasAliases(V, FuncBody, AST))
       return false;
     // Globals and references may change through calls and pointers the

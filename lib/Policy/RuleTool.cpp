@@ -13,6 +13,7 @@
 #include "maxcode/Support/Diff.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -146,6 +147,19 @@ int maxcode::listVariantsMain(const ListVariantsOptions &Opts,
     for (size_t J = 0; J < V.Rules.size(); ++J)
       Out << (J ? "," : "") << V.Rules[J];
     Out << "]: " << V.Description << "\n";
+    if (!Opts.WriteDir.empty()) {
+      llvm::SmallString<256> Path(Opts.WriteDir);
+      llvm::sys::path::append(Path, "variant-" + llvm::Twine(I + 1) +
+                                        llvm::sys::path::extension(File));
+      std::error_code EC = llvm::sys::fs::create_directories(Opts.WriteDir);
+      if (!EC) {
+        llvm::raw_fd_ostream OS(Path, EC);
+        if (!EC)
+          OS << V.Text;
+      }
+      if (EC)
+        return userError(Err, "cannot write '" + Path + "': " + EC.message());
+    }
     llvm::StringRef Shown = llvm::StringRef(Opts.Sources.front()).ltrim('/');
     Out << unifiedDiff(Code, V.Text, ("a/" + Shown).str(),
                        ("b/" + Shown).str());

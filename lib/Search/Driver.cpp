@@ -6,6 +6,7 @@
 
 #include "maxcode/Search/Driver.h"
 #include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Policy/RulesCritic.h"
 #include "maxcode/Policy/RulesPolicy.h"
 #include "maxcode/Policy/RuleTool.h"
 #include "maxcode/Search/RolloutStore.h"
@@ -371,6 +372,15 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                               "--rtg=none or --rtg=learned");
   }
 
+  RulesCritic TheRulesCritic;
+  Critic *Crit = nullptr;
+  if (Opts.CriticName == "rules")
+    Crit = &TheRulesCritic;
+  else if (Opts.CriticName != "none")
+    return userError(Err, "--critic=" + Opts.CriticName +
+                              " is not available in this build; use "
+                              "--critic=rules or --critic=none");
+
   SearchConfig Config = Opts.Search;
   Config.VerifyRepetitions = std::max(2 * Opts.Repetitions, 4u);
   RunInfo Info{S.File, S.T.Name, S.Eval->originalText().str(),
@@ -384,7 +394,7 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
         << "no unfinished run of this search in the store; starting anew\n";
 
   EvaluatorBackend Backend(*S.Eval);
-  SearchEngine Engine(Config, Proposer, Backend, /*Critic=*/nullptr, RTG);
+  SearchEngine Engine(Config, Proposer, Backend, Crit, RTG);
   ProgressReporter Progress(Err, Opts.ProgressFile);
   Engine.addObserver(Store->get());
   Engine.addObserver(&Progress);

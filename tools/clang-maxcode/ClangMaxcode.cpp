@@ -161,6 +161,11 @@ static cl::opt<bool> ListVariants(
     cl::desc("Print the variants the rules propose for the target, as "
              "unified diffs, and exit"),
     cl::cat(MaxcodeCategory));
+static cl::opt<std::string> WriteVariants(
+    "write-variants",
+    cl::desc("With --list-variants: also write each variant to this folder "
+             "as variant-N.<ext>"),
+    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
 static cl::opt<std::string> CritiqueJSON(
     "critique",
     cl::desc("Print the rules critic's view of an evaluation (the JSON "
@@ -341,6 +346,7 @@ int main(int argc, const char **argv) {
     LV.TargetNames = Opts.TargetNames;
     LV.Rules = RuleGlobs;
     LV.Scope = Opts.Scope;
+    LV.WriteDir = WriteVariants;
     return listVariantsMain(LV, outs(), errs());
   }
   if (!Evaluate.empty())

@@ -48,6 +48,8 @@ struct ListVariantsOptions {
   std::optional<EditScope> Scope; ///< Unset: file for C++, target for CUDA.
   unsigned MaxCount = 16;
   uint64_t Seed = 0;
+  /// When set, each variant is also written there as variant-N.<ext>.
+  std::string WriteDir;
 };
 
 /// --list-variants: prints `variant N [rule,...]: description` and the
