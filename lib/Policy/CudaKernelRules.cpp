@@ -25,6 +25,7 @@
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
@@ -256,7 +257,17 @@ bool passedToCall(const ParmVarDecl *P, const Stmt *Body) {
     bool Found = false;
     explicit Finder(const ParmVarDecl *P) : P(P) {}
     bool VisitCallExpr(CallExpr *C) {
-      for (const Expr *A : C->arguments()) {
+      const FunctionDecl *Callee = C->getDirectCallee();
+      for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+        const Expr *A = C->getArg(I);
+        // An element passed by value cannot be written through.
+        if (Callee && I < Callee->getNumParams()) {
+          QualType PT = Callee->getParamDecl(I)->getType();
+          if (!PT->isPointerType() &&
+              !(PT->isReferenceType() &&
+                !PT.getNonReferenceType().isConstQualified()))
+            continue;
+        }
         const VarDecl *V = nullptr;
         const Expr *X = A->IgnoreParenImpCasts();
         if (const auto *U = dyn_cast<UnaryOperator>(X))
@@ -322,7 +333,10 @@ public:
         }
         if (ReadOnly[K] && !P->getType()->getPointeeType().isConstQualified())
           Ok &= addReplacement(A, Ctx, *Begin, 0, "const ");
-        Ok &= addReplacement(A, Ctx, *Star + 1, 0, " __restrict__");
+        bool SpaceAfter = *Star + 1 < Ctx.getCode().size() &&
+                          llvm::isSpace(Ctx.getCode()[*Star + 1]);
+        Ok &= addReplacement(A, Ctx, *Star + 1, 0,
+                             SpaceAfter ? " __restrict__" : " __restrict__ ");
       }
       if (!Ok)
         continue;
@@ -522,11 +536,16 @@ public:
       }
       std::string Stmts = Ctx.getText(FirstR->first, BodyEnd).str();
       std::string Indent = indentOf(Code, DeclR->first);
-      std::string Text =
-          G->EarlyReturn ? Header + " {\n" + Indent + "  " +
-                               llvm::StringRef(Stmts).rtrim().str() + "\n" +
-                               Indent + "}\n"
-                         : Header + " " + Stmts;
+      // After an early return the statements move one level in.
+      std::string Moved;
+      for (char C : llvm::StringRef(Stmts).rtrim()) {
+        Moved += C;
+        if (C == '\n')
+          Moved += "  ";
+      }
+      std::string Text = G->EarlyReturn ? Header + " {\n" + Indent + "  " +
+                                              Moved + "\n" + Indent + "}\n"
+                                        : Header + " " + Stmts;
       unsigned ReplaceEnd = BodyEnd;
       if (G->EarlyReturn) {
         // Up to the kernel's closing brace, keeping its line's indentation.

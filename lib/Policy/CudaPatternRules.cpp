@@ -42,30 +42,6 @@ std::string indentAt(llvm::StringRef Code, unsigned Offset) {
       .str();
 }
 
-/// The byte range of the statements \p First..\p Last: through the last
-/// one's semicolon when it has one.
-std::optional<std::pair<unsigned, unsigned>>
-statementsRange(const RuleContext &Ctx, const Stmt *First, const Stmt *Last) {
-  auto F = Ctx.getFileRange(First->getSourceRange());
-  auto L = Ctx.getFileRange(Last->getSourceRange());
-  if (!F || !L)
-    return std::nullopt;
-  unsigned End = L->second;
-  // A statement that does not end in a block ends at its semicolon, which
-  // expression ranges leave out (also at the end of an if or a loop).
-  llvm::StringRef Before = Ctx.getText(F->first, End).rtrim();
-  if (!Before.ends_with(";") && !Before.ends_with("}")) {
-    llvm::StringRef Code = Ctx.getCode();
-    size_t Semi = End;
-    while (Semi < Code.size() && llvm::isSpace(Code[Semi]))
-      ++Semi;
-    if (Semi >= Code.size() || Code[Semi] != ';')
-      return std::nullopt;
-    End = Semi + 1;
-  }
-  return std::make_pair(F->first, End);
-}
-
 std::vector<const FunctionDecl *> kernels(const RuleContext &Ctx) {
   std::vector<const FunctionDecl *> Out;
   if (!Ctx.isCuda())
@@ -110,7 +86,7 @@ public:
       std::string Vec = Elem->isSpecificBuiltinType(BuiltinType::Float)
                             ? "float4"
                             : "int4";
-      auto Stmts = statementsRange(Ctx, G->Body.front(), G->Body.back());
+      auto Stmts = statementFileRange(Ctx, G->Body.front(), G->Body.back());
       auto DeclR = Ctx.getFileRange(G->Decl->getSourceRange());
       auto BoundR = Ctx.getFileRange(G->Bound->getSourceRange());
       auto InitR = Ctx.getFileRange(G->Index->getInit()->getSourceRange());
@@ -551,10 +527,10 @@ private:
     std::string RowCond = Text(M.RowCond), ColCond = Text(M.ColCond);
     std::string KBound = Text(M.KBound);
     std::string AText = Text(M.A), BText = Text(M.B);
-    auto SumR = statementsRange(Ctx, M.SumDecl, M.SumDecl);
+    auto SumR = statementFileRange(Ctx, M.SumDecl, M.SumDecl);
     auto AfterR = M.After.empty()
                       ? std::nullopt
-                      : statementsRange(Ctx, M.After.front(), M.After.back());
+                      : statementFileRange(Ctx, M.After.front(), M.After.back());
     if (RowCond.empty() || ColCond.empty() || KBound.empty() ||
         AText.empty() || BText.empty() || !SumR || !AfterR)
       return "";
@@ -685,7 +661,7 @@ public:
         continue;
       auto AddrR = Ctx.getFileRange(Addr->getSourceRange());
       auto ValR = Ctx.getFileRange(Val->getSourceRange());
-      auto LastR = statementsRange(Ctx, Last, Last);
+      auto LastR = statementFileRange(Ctx, Last, Last);
       auto CondR = Cond ? Ctx.getFileRange(Cond->getSourceRange())
                         : std::optional<std::pair<unsigned, unsigned>>(
                               std::make_pair(0u, 0u));

@@ -59,14 +59,11 @@ bool isLoop(const Stmt *S) {
          isa<CXXForRangeStmt>(S);
 }
 
-/// The byte range a statement occupies in the main file: a statement
-/// starting with a macro (`rep(i, n) ...`) starts at the macro's name.
+/// The byte range a statement occupies in the main file, through its
+/// semicolon.
 std::optional<std::pair<unsigned, unsigned>>
 statementRange(const RuleContext &Ctx, const Stmt *S) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation B = SM.getExpansionRange(S->getBeginLoc()).getBegin();
-  SourceLocation E = SM.getExpansionRange(S->getEndLoc()).getEnd();
-  return Ctx.getFileRange(SourceRange(B, E));
+  return statementFileRange(Ctx, S, S);
 }
 
 /// The statement's parent, when it is a compound statement.
@@ -379,6 +376,8 @@ public:
               LoopVars.insert(V);
         const Expr *Side = nullptr;
         for (const Expr *Candidate : {Cond->getRHS(), Cond->getLHS()}) {
+          // A cast around the call (`i < (int)v.size()`) stays in place.
+          Candidate = Candidate->IgnoreParenCasts();
           bool HasCall = false;
           if (isHoistable(Candidate, For, FD->getBody(), LoopVars, AST,
                           HasCall) &&

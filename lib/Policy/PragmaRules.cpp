@@ -18,6 +18,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
@@ -115,8 +116,12 @@ public:
           break;
         }
         auto Star = Ctx.getFileOffset(PTL.getStarLoc());
+        // `float *y` -> `float * __restrict__ y`.
+        bool SpaceAfter = Star && *Star + 1 < Ctx.getCode().size() &&
+                          llvm::isSpace(Ctx.getCode()[*Star + 1]);
         if (!Star || !Ctx.isEditable(P->getSourceRange()) ||
-            !addReplacement(E, Ctx, *Star + 1, 0, " __restrict__")) {
+            !addReplacement(E, Ctx, *Star + 1, 0,
+                            SpaceAfter ? " __restrict__" : " __restrict__ ")) {
           Ok = false;
           break;
         }

@@ -15,6 +15,7 @@
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Inclusions/StandardLibrary.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
@@ -595,3 +596,33 @@ bool maxcode::writesThrough(const ParmVarDecl *P, const Stmt *Body) {
   return F.Found;
 }
 
+
+std::optional<std::pair<unsigned, unsigned>>
+maxcode::statementFileRange(const RuleContext &Ctx, const Stmt *First,
+                            const Stmt *Last) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  // A statement written with a macro (`rep(i, n) ...`) starts at the
+  // macro's name.
+  auto F = Ctx.getFileRange(
+      SourceRange(SM.getExpansionRange(First->getBeginLoc()).getBegin(),
+                  SM.getExpansionRange(First->getEndLoc()).getEnd()));
+  auto L = Ctx.getFileRange(
+      SourceRange(SM.getExpansionRange(Last->getBeginLoc()).getBegin(),
+                  SM.getExpansionRange(Last->getEndLoc()).getEnd()));
+  if (!F || !L)
+    return std::nullopt;
+  unsigned End = L->second;
+  // A statement that does not end in a block ends at its semicolon, which
+  // expression ranges leave out (also at the end of an if or a loop).
+  llvm::StringRef Before = Ctx.getText(F->first, End).rtrim();
+  if (!Before.ends_with(";") && !Before.ends_with("}")) {
+    llvm::StringRef Code = Ctx.getCode();
+    size_t Semi = End;
+    while (Semi < Code.size() && llvm::isSpace(Code[Semi]))
+      ++Semi;
+    if (Semi >= Code.size() || Code[Semi] != ';')
+      return std::nullopt;
+    End = Semi + 1;
+  }
+  return std::make_pair(F->first, End);
+}

@@ -131,6 +131,13 @@ const clang::VarDecl *storageVariable(const clang::Expr *E);
 /// True when \p Body assigns through \p P (`P[i] = `, `*P += `, `++P[i]`).
 bool writesThrough(const clang::ParmVarDecl *P, const clang::Stmt *Body);
 
+/// The bytes of the statements \p First..\p Last in the main file,
+/// through the last one's semicolon; a statement written with a macro
+/// starts at the macro's name.
+std::optional<std::pair<unsigned, unsigned>>
+statementFileRange(const RuleContext &Ctx, const clang::Stmt *First,
+                   const clang::Stmt *Last);
+
 /// A piece of a text to replace, relative to the text's own start.
 struct TextEdit {
   unsigned Offset;

@@ -244,6 +244,8 @@ void critiqueHotLines(const EvalResult &R,
   bool IO = false;
   for (size_t I = 0; I < std::min<size_t>(R.HotLines.size(), 3); ++I) {
     const HotLine &H = R.HotLines[I];
+    if (I > 0 && H.Share < 0.001)
+      break;
     llvm::StringRef Src = lineText(Lines, H.Line);
     Text += llvm::formatv("\n  line {0} ({1:f1}%): {2}", H.Line,
                           H.Share * 100, Src.empty() ? "?" : Src)
@@ -263,9 +265,10 @@ void critiqueHotLines(const EvalResult &R,
   if (Covered < 0.3)
     Out.add(CritiqueTag::StartupBound,
             llvm::formatv("only {0:f1}% of the cost is on the program's own "
-                          "lines; the rest is start-up and library code "
-                          "(loading the C++ runtime, stream initialisation): "
-                          "drop <iostream> and what needs libstdc++.",
+                          "lines; the rest is start-up and library code (the "
+                          "dynamic loader, the C++ runtime, stream "
+                          "initialisation): avoid <iostream> and what needs "
+                          "libstdc++.",
                           Covered * 100));
 }
 
