@@ -31,6 +31,10 @@ config.substitutions.append(("%maxcode_bin", config.maxcode_tools_dir))
 config.substitutions.append(
     ("%maxcode-lsp", os.path.join(config.maxcode_tools_dir, "maxcode-lsp")))
 config.substitutions.append(("%python", config.python_executable))
+# Version 19's, never /usr/bin's (docs/Output.md).
+config.substitutions.append(
+    ("%clang-apply-replacements",
+     os.path.join(config.llvm_tools_dir, "clang-apply-replacements")))
 config.substitutions.append(
     ("%maxcode_src", config.maxcode_src_root))
 config.substitutions.append(

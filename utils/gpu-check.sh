@@ -6,14 +6,18 @@
 # For a lent GPU machine (one call, a few minutes): configures and builds
 # with CUDA, runs the lit tests of test/CUDA (the REQUIRES: cuda-gpu ones
 # run only here), runs every problem of utils/bench/cuda once plainly and
-# once under libmaxcode-cupti.so (timing pass), runs one metrics pass, and
-# prints a table last. It reads GPU settings and never changes them.
+# once under libmaxcode-cupti.so (timing pass), runs one metrics pass, runs
+# the rules search (--measure=cuda-kernel, small budget) on a few problems,
+# and prints a table last. It reads GPU settings and never changes them.
 #
 # Usage: utils/gpu-check.sh [--build-dir DIR] [--out DIR] [--jobs N]
 #   MAXCODE_CUDA_PATH   CUDA toolkit (default /usr/local/cuda)
 #   GPU_CHECK_PROBLEMS  problems to run (default: every .cu of the suite)
 #   GPU_CHECK_METRICS   the problem of the metrics pass and its kernel
 #                       (default: "matmul matmulKernel")
+#   GPU_CHECK_SEARCH    problems searched (default: "relu softmax matmul
+#                       transpose"); GPU_CHECK_BUDGET evaluations each
+#                       (default 4)
 #
 # Exit status: 0 when the build, the tests and every problem passed.
 #
@@ -125,9 +129,9 @@ fi
 
 # One row per problem; each column is an associative array keyed by problem,
 # so a new column (best time, speedup) is one array and one COLUMNS entry.
-declare -A STATUS EVENT_MS CUPTI_MS LAUNCHES
-COLUMNS=(STATUS EVENT_MS CUPTI_MS LAUNCHES)
-HEADERS=(status events_ms cupti_ms launches)
+declare -A STATUS EVENT_MS CUPTI_MS LAUNCHES SEARCH BEST_MS SPEEDUP
+COLUMNS=(STATUS EVENT_MS CUPTI_MS LAUNCHES SEARCH BEST_MS SPEEDUP)
+HEADERS=(status events_ms cupti_ms launches search best_ms speedup)
 
 # The harness prints "<problem>: median X ms over N launches" to stderr.
 event_ms() { sed -n 's/.*: median \([0-9.]*\) ms over.*/\1/p' "$1" | tail -1; }
@@ -203,6 +207,43 @@ if [ $BUILT = 1 ] &&
 else
   say "FAILED: metrics pass on $METRICS_PROBLEM"
   FAILED=1
+fi
+
+#===-- The rules search on a few problems ---------------------------------===#
+
+# Program mode: the harness reads nothing and its stdout is identical
+# between correct runs, so one empty input and the plain run's output are
+# the test. The search verifies its winner before reporting it. The scope
+# is the file: launch-configuration rules edit the launcher beside the
+# kernel (the rules never touch the harness's check).
+search_problem() {
+  local p=$1 tests="$BENCH/tests-$1"
+  mkdir -p "$tests" && : > "$tests/input.0.txt" &&
+    cp "$BENCH/$p.out" "$tests/output.0.txt" || return
+  if ! timeout 150 "$BUILD/bin/clang-maxcode" -p "$BENCH" "$SUITE/$p.cu" \
+       --tests="$tests" --measure=cuda-kernel --policy=rules --scope=file \
+       --budget="${GPU_CHECK_BUDGET:-4}" --repetitions=3 --seed=1 \
+       --store="$BENCH/store.sqlite" --format=json \
+       > "$BENCH/$p.search.json" 2>> "$LOG"; then
+    SEARCH[$p]=error
+    FAILED=1
+    return
+  fi
+  read -r SEARCH[$p] SPEEDUP[$p] < <(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["status"], "%.3f" % d["speedup"])' "$BENCH/$p.search.json")
+  if [ -n "${CUPTI_MS[$p]:-}" ]; then
+    BEST_MS[$p]=$(python3 -c "print('%.4f' % (${CUPTI_MS[$p]} / ${SPEEDUP[$p]}))")
+  fi
+}
+
+if [ $BUILT = 1 ]; then
+  for p in ${GPU_CHECK_SEARCH:-relu softmax matmul transpose}; do
+    [ "${STATUS[$p]:-}" = ok ] || continue
+    say "search $p ($(elapsed))"
+    search_problem "$p"
+  done
 fi
 
 #===-- The table, last ----------------------------------------------------===#

@@ -15,6 +15,7 @@ PACKAGES=(
   curl procps
   libgtest-dev libgmock-dev
   valgrind bubblewrap
+  python3-yaml
   neovim
   slurm-wlm munge
 )

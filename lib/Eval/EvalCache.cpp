@@ -27,6 +27,9 @@ Value maxcode::toJSON(const EvalResult &R) {
   Array Notes;
   for (const std::string &N : R.Notes)
     Notes.push_back(N);
+  Array Jobs;
+  for (const std::string &J : R.JobIds)
+    Jobs.push_back(J);
   Object Metrics;
   for (const auto &KV : R.Metrics)
     Metrics[KV.first] = KV.second;
@@ -50,6 +53,8 @@ Value maxcode::toJSON(const EvalResult &R) {
            {"hot_lines", std::move(Hot)},
            {"metrics", std::move(Metrics)},
            {"notes", std::move(Notes)}};
+  if (!Jobs.empty())
+    O["slurm_jobs"] = std::move(Jobs);
   if (R.FirstFailure)
     O["first_failure"] = Object{{"test", R.FirstFailure->Test},
                                 {"line", R.FirstFailure->Line},
@@ -112,6 +117,10 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
     for (const Value &N : *A)
       if (auto S = N.getAsString())
         R.Notes.push_back(S->str());
+  if (const Array *A = O->getArray("slurm_jobs"))
+    for (const Value &J : *A)
+      if (auto S = J.getAsString())
+        R.JobIds.push_back(S->str());
   if (const Object *F = O->getObject("first_failure")) {
     TestFailure T;
     T.Test = F->getString("test").value_or("").str();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Eval/Evaluator.h"
+#include "maxcode/Eval/CuptiRun.h"
 #include "maxcode/Eval/EvalCache.h"
 #include "maxcode/Eval/Statistics.h"
 #include "maxcode/Frontend/CompilationDatabase.h"
@@ -20,6 +21,7 @@
 
 #include <chrono>
 #include <thread>
+#include <unistd.h>
 
 using namespace maxcode;
 
@@ -162,6 +164,8 @@ struct Evaluator::Built {
   std::string Tree;       ///< Project mode: the tree copy.
   EvalResult Result;      ///< Filled up to the build.
   bool Ok = false;
+  /// The scheduler's ids of the jobs run for this variant (Slurm).
+  std::vector<std::string> JobIds;
 };
 
 Evaluator::Evaluator(EvalConfig C, Executor &E, EvalCache *Cache)
@@ -219,10 +223,9 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
           "--measure=instructions is for program mode (--tests); project "
           "mode measures --bench-cmd with --measure=time");
   }
-  if (C.Measure == MeasureMode::CudaKernel && C.CuptiLibrary.empty())
-    return llvm::createStringError(
-        "--measure=cuda-kernel needs the CUPTI injection library "
-        "(libmaxcode-cupti.so), which this build does not have");
+  if (C.Measure == MeasureMode::CudaKernel)
+    if (llvm::Error E = checkCudaMeasurable(C.CuptiLibrary))
+      return std::move(E);
   // What makes two evaluations the same, besides the variant.
   llvm::SHA256 H;
   for (const std::string &A : C.Command.CommandLine)
@@ -250,11 +253,15 @@ std::string Evaluator::cacheKey(const Variant &V, const Target &T) const {
 }
 
 llvm::Expected<ProcessResult> Evaluator::runTracked(const ProcessSpec &S,
-                                                    JobKind K) {
+                                                    JobKind K, Built *For) {
   auto R = Exec.run(S, K);
   if (R) {
     std::lock_guard<std::mutex> L(StatsMutex);
     ProcessTime += R->WallSeconds;
+    // The baseline's own runs repeat with every comparison; only a
+    // variant's jobs are recorded with its evaluation.
+    if (For && For != Baseline.get() && !R->JobId.empty())
+      For->JobIds.push_back(R->JobId);
   }
   return R;
 }
@@ -343,7 +350,7 @@ Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag) {
                      "--reflink=auto \"$f\" " +
                      shellQuote(B.Tree) + "/ || exit 1; done"};
     Copy.Limits.WallSeconds = 600;
-    auto CR = runTracked(Copy, JobKind::Build);
+    auto CR = runTracked(Copy, JobKind::Build, &B);
     if (!CR || !CR->succeeded()) {
       B.Result.Status = EvalStatus::Crash;
       B.Result.Reason = "cannot copy the project tree: " +
@@ -364,18 +371,26 @@ Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag) {
       ProcessSpec Own;
       Own.Argv = {"chown", "-R", std::to_string(Uid) + ":" +
                                      std::to_string(Uid), B.Tree};
-      (void)runTracked(Own, JobKind::Build);
+      // Here, not as a job: the copy was made here.
+      auto R = runProcess(Own);
+      if (!R || !R->succeeded()) {
+        B.Result.Status = EvalStatus::Crash;
+        B.Result.Reason = "cannot hand the tree copy to the sandbox's user: " +
+                          (R ? R->describe() : llvm::toString(R.takeError()));
+        return B;
+      }
     }
     Policy.Hidden = {Config.ProjectRoot};
     Spec.Argv = {"/bin/sh", "-c", Config.BuildCmd};
     Spec.WorkingDir = B.Tree;
   }
-  auto R = runTracked(sandboxed(Spec, Policy), JobKind::Build);
+  auto R = runTracked(sandboxed(Spec, Policy), JobKind::Build, &B);
   B.Result.BuildSeconds = std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - Start)
                               .count();
   if (!R) {
-    B.Result.Status = EvalStatus::BuildError;
+    // The compiler never ran (or its job was lost): not the variant's error.
+    B.Result.Status = EvalStatus::Crash;
     B.Result.Reason = llvm::toString(R.takeError());
     return B;
   }
@@ -449,6 +464,10 @@ Evaluator::measureOnce(Built &B, bool Warmup, EvalResult *HotLinesInto) {
     Policy.Hidden.push_back(Config.ProjectRoot);
   if (!Config.TimerPath.empty())
     Policy.ReadOnly = {Config.TimerPath};
+  if (Config.Measure == MeasureMode::CudaKernel)
+    Policy.ReadOnly.push_back(Config.CuptiLibrary);
+  // A CUDA program needs the GPU's device nodes to run at all.
+  Policy.Devices = nvidiaDevices();
   std::vector<double> Costs;
   auto Check = [](const ProcessResult &R) -> llvm::Error {
     if (R.succeeded())
@@ -469,7 +488,14 @@ Evaluator::measureOnce(Built &B, bool Warmup, EvalResult *HotLinesInto) {
     S.Limits.WallSeconds = Config.TimeoutSeconds;
     S.Limits.FileSizeBytes = 1ull << 30;
     S.Limits.MaxProcesses = 512;
-    auto R = runTracked(sandboxed(S, Policy), JobKind::Timed);
+    if (Config.Measure == MeasureMode::CudaKernel) {
+      auto Cost = measureKernels(B, S, Policy, HotLinesInto);
+      if (!Cost)
+        return Cost.takeError();
+      Costs.push_back(*Cost);
+      return Costs;
+    }
+    auto R = runTracked(sandboxed(S, Policy), JobKind::Timed, &B);
     if (!R)
       return R.takeError();
     if (llvm::Error E = Check(*R))
@@ -516,7 +542,7 @@ Evaluator::measureOnce(Built &B, bool Warmup, EvalResult *HotLinesInto) {
                 "--callgrind-out-file=" + B.Dir->path() + "/callgrind.out",
                 "--dump-line=yes", "./prog"};
       S.Limits.WallSeconds = std::max(60.0, 40 * Config.TimeoutSeconds);
-      auto R = runTracked(sandboxed(S, Policy), JobKind::Check);
+      auto R = runTracked(sandboxed(S, Policy), JobKind::Check, &B);
       if (!R)
         return R.takeError();
       if (llvm::Error E = Check(*R))
@@ -540,11 +566,15 @@ Evaluator::measureOnce(Built &B, bool Warmup, EvalResult *HotLinesInto) {
       if (!Config.TimerPath.empty())
         S.Argv.insert(S.Argv.begin(), {Config.TimerPath, Report});
       S.Limits.WallSeconds = Config.TimeoutSeconds;
-      S.Limits.MemoryBytes = Config.MemoryLimitBytes;
-      if (Config.Measure == MeasureMode::CudaKernel)
-        return llvm::createStringError(
-            "--measure=cuda-kernel is not available in this build");
-      auto R = runTracked(sandboxed(S, Policy), JobKind::Timed);
+      S.Limits.MemoryBytes = memoryLimit();
+      if (Config.Measure == MeasureMode::CudaKernel) {
+        auto Cost = measureKernels(B, S, Policy, HotLinesInto);
+        if (!Cost)
+          return Cost.takeError();
+        Costs.push_back(*Cost);
+        continue;
+      }
+      auto R = runTracked(sandboxed(S, Policy), JobKind::Timed, &B);
       if (!R)
         return R.takeError();
       if (llvm::Error E = Check(*R))
@@ -573,6 +603,125 @@ static double sum(llvm::ArrayRef<double> V) {
   return S;
 }
 
+bool EvalConfig::cudaProgram() const {
+  if (llvm::sys::path::extension(File) == ".cu")
+    return true;
+  for (size_t I = 0; I < Command.CommandLine.size(); ++I) {
+    llvm::StringRef A = Command.CommandLine[I];
+    if ((I == 0 && llvm::sys::path::filename(A).contains("nvcc")) ||
+        A == "-xcuda" ||
+        (A == "-x" && I + 1 < Command.CommandLine.size() &&
+         Command.CommandLine[I + 1] == "cuda"))
+      return true;
+  }
+  return false;
+}
+
+uint64_t Evaluator::memoryLimit() const {
+  // The CUDA driver reserves far more address space than any host program
+  // (unified addressing), so RLIMIT_AS would make every CUDA call fail.
+  return Config.cudaProgram() ? 0 : Config.MemoryLimitBytes;
+}
+
+llvm::Expected<CuptiReport> Evaluator::runUnderCupti(Built &B, ProcessSpec S,
+                                                     SandboxPolicy Policy,
+                                                     CuptiPass Pass) {
+  // A fresh folder per run: the report is one file per CUDA process.
+  llvm::SmallString<256> Dir(B.Dir->path());
+  llvm::sys::path::append(Dir, "cupti");
+  (void)llvm::sys::fs::remove_directories(Dir);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return llvm::createStringError("cannot create '" + Dir +
+                                   "': " + EC.message());
+  if (Policy.Uid >= 0 && ::chown(Dir.c_str(), Policy.Uid, Policy.Gid) != 0)
+    return llvm::createStringError("cannot hand '" + Dir +
+                                   "' to the sandbox's user");
+  for (auto &KV : cuptiEnvironment(Config.CuptiLibrary, Dir, Pass))
+    S.Env.push_back(std::move(KV));
+  auto R = runTracked(sandboxed(S, Policy), JobKind::Timed, &B);
+  if (!R)
+    return R.takeError();
+  if (!R->succeeded()) {
+    llvm::StringRef Tail = llvm::StringRef(R->Stderr).trim();
+    if (Tail.size() > 500)
+      Tail = Tail.take_back(500);
+    return llvm::createStringError("a run under CUPTI " + R->describe() +
+                                   (Tail.empty() ? "" : ": " + Tail.str()));
+  }
+  return readCuptiReports(Dir);
+}
+
+llvm::Expected<double> Evaluator::measureKernels(Built &B, const ProcessSpec &S,
+                                                 const SandboxPolicy &Policy,
+                                                 EvalResult *Into) {
+  auto Report = runUnderCupti(B, S, Policy, CuptiPass::Timing);
+  if (!Report)
+    return Report.takeError();
+  auto Cost = cudaKernelCost(*Report);
+  if (!Cost)
+    return Cost.takeError();
+  if (Into)
+    for (const std::string &N : Report->Notes)
+      if (!llvm::is_contained(Into->Notes, N))
+        Into->Notes.push_back(N);
+  return *Cost;
+}
+
+void Evaluator::collectGpuMetrics(Built &B, llvm::StringRef Kernel,
+                                  EvalResult &Out) {
+  SandboxPolicy Policy;
+  Policy.Mode = Config.Sandbox;
+  Policy.Writable = {B.Dir->path()};
+  Policy.Uid = Policy.Gid = B.Dir->uid();
+  Policy.Hidden = {makeAbsolutePath(Config.TestsDir),
+                   std::string(llvm::sys::path::parent_path(Config.File)),
+                   makeAbsolutePath(Config.Command.Directory)};
+  if (!Config.ProjectRoot.empty())
+    Policy.Hidden.push_back(Config.ProjectRoot);
+  Policy.ReadOnly = {Config.CuptiLibrary};
+  Policy.Devices = nvidiaDevices();
+  // One run of the first measured input (or the bench command): metrics
+  // replay kernels many times, so they are never taken during timing.
+  ProcessSpec S;
+  if (Config.programMode()) {
+    S.Argv = {"./prog"};
+    S.WorkingDir = B.Dir->path();
+    S.ClearEnv = true;
+    if (!TimedTests.empty())
+      S.StdinFile = Tests[TimedTests.front()].InputPath;
+  } else {
+    S.Argv = {"/bin/sh", "-c", Config.BenchCmd};
+    S.WorkingDir = B.Tree;
+  }
+  S.Limits.WallSeconds = std::max(120.0, 20 * Config.TimeoutSeconds);
+  S.Limits.FileSizeBytes = 256ull << 20;
+  auto Report = runUnderCupti(B, S, Policy, CuptiPass::Metrics);
+  if (!Report) {
+    Out.Notes.push_back("metrics not collected: " +
+                        llvm::toString(Report.takeError()));
+    return;
+  }
+  if (Report->MetricsStatus != CuptiMetricsStatus::Collected)
+    Out.Notes.push_back(
+        ("metrics not collected (" +
+         cuptiMetricsStatusName(Report->MetricsStatus) + ")" +
+         (Report->Notes.empty() ? "" : ": " + Report->Notes.front()))
+            .str());
+  if (auto M = Report->metricsFor(Kernel))
+    Out.Metrics.insert(M->begin(), M->end());
+  // The launch configuration, for the critic's occupancy findings.
+  for (const CuptiKernel &K : Report->Kernels) {
+    if (!K.HasLaunch || !cuptiKernelMatches(K, Kernel))
+      continue;
+    Out.Metrics["registers_per_thread"] = K.RegistersPerThread;
+    Out.Metrics["block_size"] =
+        double(K.Block[0]) * double(K.Block[1]) * double(K.Block[2]);
+    Out.Metrics["static_shared_memory"] = double(K.StaticSharedMemory);
+    Out.Metrics["dynamic_shared_memory"] = double(K.DynamicSharedMemory);
+    break;
+  }
+}
+
 EvalResult Evaluator::checkAndMeasure(Built &B, unsigned Repetitions,
                                       bool Verify) {
   EvalResult Out = B.Result;
@@ -586,6 +735,7 @@ EvalResult Evaluator::checkAndMeasure(Built &B, unsigned Repetitions,
                    makeAbsolutePath(Config.Command.Directory)};
   if (!Config.ProjectRoot.empty())
     Policy.Hidden.push_back(Config.ProjectRoot);
+  Policy.Devices = nvidiaDevices();
 
   if (Config.programMode()) {
     Out.TestsTotal = Tests.size();
@@ -605,10 +755,10 @@ EvalResult Evaluator::checkAndMeasure(Built &B, unsigned Repetitions,
         S.ClearEnv = true;
         S.Limits.WallSeconds = Config.TimeoutSeconds;
         S.Limits.CpuSeconds = unsigned(Config.TimeoutSeconds * 2) + 1;
-        S.Limits.MemoryBytes = Config.MemoryLimitBytes;
+        S.Limits.MemoryBytes = memoryLimit();
         S.Limits.FileSizeBytes = 256ull << 20;
         S.Limits.MaxProcesses = 256;
-        auto R = runTracked(sandboxed(S, Policy), JobKind::Check);
+        auto R = runTracked(sandboxed(S, Policy), JobKind::Check, &B);
         EvalResult F;
         if (!R) {
           F.Status = EvalStatus::Crash;
@@ -667,7 +817,7 @@ EvalResult Evaluator::checkAndMeasure(Built &B, unsigned Repetitions,
     S.Limits.WallSeconds = std::max(Config.TimeoutSeconds, 60.0);
     S.Limits.FileSizeBytes = 1ull << 30;
     S.Limits.MaxProcesses = 512;
-    auto R = runTracked(sandboxed(S, Policy), JobKind::Check);
+    auto R = runTracked(sandboxed(S, Policy), JobKind::Check, &B);
     if (!R || !R->succeeded()) {
       if (!R) {
         Out.Status = EvalStatus::Crash;
@@ -859,6 +1009,9 @@ std::vector<EvalResult> Evaluator::evaluate(llvm::ArrayRef<Variant> Variants,
     Built &B = *Builds[I];
     Results[I] = B.Ok ? checkAndMeasure(B, Config.Repetitions, false)
                       : B.Result;
+    if (Config.Measure == MeasureMode::CudaKernel && Results[I].ok())
+      collectGpuMetrics(B, T.Name, Results[I]);
+    Results[I].JobIds = std::move(B.JobIds);
     Builds[I].reset();
     if (Cache)
       if (llvm::Error E = Cache->store(Keys[I], Results[I]))
@@ -880,7 +1033,8 @@ EvalResult Evaluator::verify(const Variant &V, const Target &T,
     return R;
   }
   Built B = build(V.Text, "verify");
-  if (!B.Ok)
-    return B.Result;
-  return checkAndMeasure(B, Repetitions, /*Verify=*/true);
+  EvalResult R =
+      B.Ok ? checkAndMeasure(B, Repetitions, /*Verify=*/true) : B.Result;
+  R.JobIds = std::move(B.JobIds);
+  return R;
 }

@@ -117,6 +117,8 @@ ProcessSpec maxcode::sandboxed(ProcessSpec Spec, const SandboxPolicy &Policy) {
   }
   for (const std::string &R : Policy.ReadOnly)
     Argv.insert(Argv.end(), {"--ro-bind", R, R});
+  for (const std::string &D : Policy.Devices)
+    Argv.insert(Argv.end(), {"--dev-bind", D, D});
   for (const std::string &W : Policy.Writable)
     Argv.insert(Argv.end(), {"--bind", W, W});
   // The empty stand-ins are read-only too: a write "into the user's tree"

@@ -207,3 +207,32 @@ void maxcode::attributeProfile(const CallgrindProfile &Profile,
     Targets[I].Share =
         Profile.Total ? std::min(1.0, double(Cost[I]) / Profile.Total) : 0.0;
 }
+
+void maxcode::attributeKernelTimes(llvm::ArrayRef<KernelTime> Times,
+                                   std::vector<Target> &Targets) {
+  llvm::StringMap<size_t> Owner, ByName;
+  for (size_t I = 0; I < Targets.size(); ++I) {
+    if (Targets[I].Kind != TargetKind::CudaKernel)
+      continue;
+    for (const std::string &N : Targets[I].MangledNames)
+      Owner[N] = I;
+    ByName[Targets[I].Name] = I;
+  }
+  uint64_t Total = 0;
+  std::vector<uint64_t> Cost(Targets.size(), 0);
+  for (const KernelTime &K : Times) {
+    Total += K.Nanoseconds;
+    auto It = Owner.find(K.Mangled);
+    if (It != Owner.end()) {
+      Cost[It->second] += K.Nanoseconds;
+      continue;
+    }
+    auto Named = ByName.find(K.Name);
+    if (Named != ByName.end())
+      Cost[Named->second] += K.Nanoseconds;
+  }
+  for (size_t I = 0; I < Targets.size(); ++I)
+    Targets[I].Share = Targets[I].Kind == TargetKind::CudaKernel && Total
+                           ? double(Cost[I]) / Total
+                           : 0.0;
+}

@@ -5,21 +5,24 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Search/Driver.h"
+#include "maxcode/Eval/CuptiRun.h"
 #include "maxcode/Eval/EvalCache.h"
-#include "maxcode/Policy/RulesCritic.h"
-#include "maxcode/Policy/RulesPolicy.h"
-#include "maxcode/Policy/RuleTool.h"
-#include "maxcode/Search/RolloutStore.h"
-#include "maxcode/Support/Diff.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Process.h"
 #include "maxcode/Frontend/CompilationDatabase.h"
 #include "maxcode/Frontend/Discovery.h"
+#include "maxcode/Policy/RuleTool.h"
+#include "maxcode/Policy/RulesCritic.h"
+#include "maxcode/Policy/RulesPolicy.h"
 #include "maxcode/Report/EvalOutput.h"
 #include "maxcode/Report/TargetList.h"
+#include "maxcode/Search/LLMRoles.h"
+#include "maxcode/Search/RolloutStore.h"
+#include "maxcode/Search/RunOutput.h"
+#include "maxcode/Support/Diff.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -77,6 +80,46 @@ std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build) {
         llvm::sys::path::parent_path(makeAbsolutePath(Build)));
   return std::string(llvm::sys::path::parent_path(File));
 }
+/// libmaxcode-cupti.so beside the tool (build/lib or the installed lib);
+/// empty when this build has none.
+std::string cuptiLibraryPath(const RunOptions &Opts) {
+  if (Opts.ToolDir.empty())
+    return "";
+  llvm::SmallString<256> Cupti(Opts.ToolDir);
+  llvm::sys::path::append(Cupti, "..", "lib", "libmaxcode-cupti.so");
+  llvm::sys::path::remove_dots(Cupti, true);
+  return llvm::sys::fs::exists(Cupti) ? std::string(Cupti) : "";
+}
+
+/// The targets of the sources, ranked by --profile-cmd when given: by GPU
+/// time under CUPTI when the sources define kernels (the CPU cost of a CUDA
+/// program says little about its kernels), else by callgrind's cost.
+llvm::Expected<std::vector<Target>> discoverTargetsFor(const RunOptions &Opts,
+                                                       const LoadedDatabase &DB,
+                                                       llvm::raw_ostream &Err) {
+  DiscoveryOptions D;
+  D.Settings = Opts.Parse;
+  auto Targets = discoverAndRank(DB, Opts.Sources, D, Err);
+  if (!Targets || Opts.ProfileCmd.empty())
+    return Targets;
+  if (llvm::any_of(*Targets, [](const Target &T) {
+        return T.Kind == TargetKind::CudaKernel;
+      })) {
+    auto Times = profileKernels(Opts.ProfileCmd, "", cuptiLibraryPath(Opts),
+                                D.ProfileTimeoutSeconds);
+    if (!Times)
+      return Times.takeError();
+    attributeKernelTimes(*Times, *Targets);
+  } else {
+    auto Profile =
+        runUnderCallgrind(Opts.ProfileCmd, "", D.ProfileTimeoutSeconds);
+    if (!Profile)
+      return Profile.takeError();
+    attributeProfile(*Profile, *Targets);
+  }
+  rankTargets(*Targets);
+  return Targets;
+}
 } // namespace
 
 int maxcode::listTargetsMain(const RunOptions &Opts, llvm::raw_ostream &Out,
@@ -84,10 +127,7 @@ int maxcode::listTargetsMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   auto DB = loadDatabase(Opts);
   if (!DB)
     return userError(Err, llvm::toString(DB.takeError()));
-  DiscoveryOptions D;
-  D.Settings = Opts.Parse;
-  D.ProfileCommand = Opts.ProfileCmd;
-  auto Targets = discoverAndRank(*DB, Opts.Sources, D, Err);
+  auto Targets = discoverTargetsFor(Opts, *DB, Err);
   if (!Targets)
     return userError(Err, llvm::toString(Targets.takeError()));
   if (Opts.JSON)
@@ -113,6 +153,28 @@ struct Session {
   std::unique_ptr<Evaluator> Eval;
 };
 
+/// The executor --executor asks for, checked and ready.
+llvm::Expected<std::unique_ptr<Executor>> createExecutor(const RunOptions &Opts,
+                                                         unsigned Jobs) {
+  const SlurmOptions &SO = Opts.Slurm;
+  if (Opts.Executor == ExecutorKind::Local) {
+    if (!SO.SharedDir.empty() || !SO.ExtraArgs.empty() || SO.Builds)
+      return llvm::createStringError(
+          "--shared-dir, --slurm-args and --slurm-builds need "
+          "--executor=slurm");
+    return createLocalExecutor(Jobs);
+  }
+  SlurmOptions Slurm = SO;
+  if (!Slurm.SharedDir.empty())
+    Slurm.SharedDir = makeAbsolutePath(Slurm.SharedDir);
+  if (Slurm.JobRunner.empty() && !Opts.ToolDir.empty()) {
+    llvm::SmallString<256> Runner(Opts.ToolDir);
+    llvm::sys::path::append(Runner, "maxcode-job");
+    Slurm.JobRunner = std::string(Runner);
+  }
+  return createSlurmExecutor(Jobs, Slurm);
+}
+
 /// Loads, parses, discovers and ranks; picks the target. Returns the exit
 /// code on failure.
 std::optional<int> openSession(const RunOptions &Opts, Session &S,
@@ -120,6 +182,15 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
   if (Opts.Sources.size() != 1)
     return userError(Err, "give exactly one source file: the file holding "
                           "the target");
+  // The executor comes first: a cluster that does not answer is an error
+  // before anything is parsed, built or written (docs/Slurm.md).
+  unsigned Jobs = Opts.Jobs
+                      ? Opts.Jobs
+                      : llvm::hardware_concurrency().compute_thread_count();
+  if (auto E = createExecutor(Opts, Jobs))
+    S.Exec = std::move(*E);
+  else
+    return userError(Err, llvm::toString(E.takeError()));
   auto DB = loadDatabase(Opts);
   if (!DB)
     return userError(Err, llvm::toString(DB.takeError()));
@@ -133,10 +204,7 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
     llvm::WithColor::warning(Err, "clang-maxcode")
         << "'" << Opts.Sources.front() << "' is not in " << S.DB->Origin
         << "; using " << S.RC.Fallback << "\n";
-  DiscoveryOptions D;
-  D.Settings = Opts.Parse;
-  D.ProfileCommand = Opts.ProfileCmd;
-  auto Targets = discoverAndRank(*S.DB, Opts.Sources, D, Err);
+  auto Targets = discoverTargetsFor(Opts, *S.DB, Err);
   if (!Targets)
     return userError(Err, llvm::toString(Targets.takeError()));
   S.Targets = std::move(*Targets);
@@ -178,18 +246,20 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
   C.Repetitions = Opts.Repetitions;
   C.Sandbox = *Mode;
   C.ScratchRoot = Opts.ScratchRoot;
+  if (C.ScratchRoot.empty() && Opts.Executor == ExecutorKind::Slurm)
+    C.ScratchRoot = makeAbsolutePath(Opts.Slurm.SharedDir);
+  C.CuptiLibrary = cuptiLibraryPath(Opts);
   if (!Opts.ToolDir.empty()) {
-    llvm::SmallString<256> Cupti(Opts.ToolDir);
-    llvm::sys::path::append(Cupti, "..", "lib", "libmaxcode-cupti.so");
-    llvm::sys::path::remove_dots(Cupti, true);
-    if (llvm::sys::fs::exists(Cupti))
-      C.CuptiLibrary = std::string(Cupti);
     llvm::SmallString<256> Timer(Opts.ToolDir);
     llvm::sys::path::append(Timer, "maxcode-timer");
     if (llvm::sys::fs::can_execute(Timer))
       C.TimerPath = std::string(Timer);
   }
 
+  // Before the store is created: a run that cannot measure writes nothing.
+  if (C.Measure == MeasureMode::CudaKernel)
+    if (llvm::Error E = checkCudaMeasurable(C.CuptiLibrary))
+      return userError(Err, llvm::toString(std::move(E)));
   std::string StorePath = Opts.StorePath;
   if (StorePath.empty() && UseStore)
     StorePath = defaultStorePath(Opts);
@@ -203,9 +273,6 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
       return userError(Err, llvm::toString(EC.takeError()));
     S.Cache = std::move(*EC);
   }
-  unsigned Jobs = Opts.Jobs ? Opts.Jobs
-                            : llvm::hardware_concurrency().compute_thread_count();
-  S.Exec = createLocalExecutor(Jobs);
   auto E = Evaluator::create(C, *S.Exec, S.Cache.get());
   if (!E)
     return userError(Err, llvm::toString(E.takeError()));
@@ -337,10 +404,9 @@ int maxcode::evaluateMain(const RunOptions &Opts, llvm::StringRef EditedCopy,
 
 int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                         llvm::raw_ostream &Err) {
-  if (Opts.Policy != "rules")
-    return userError(Err, "--policy=" + Opts.Policy +
-                              " is not available in this build; use "
-                              "--policy=rules");
+  // A missing endpoint is said before anything is built.
+  if (llvm::Error E = checkLLMOptions(Opts))
+    return userError(Err, llvm::toString(std::move(E)));
   Session S;
   if (std::optional<int> RC = openSession(Opts, S, Err, /*UseStore=*/true))
     return *RC;
@@ -357,6 +423,16 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   RO.HostFeatures = getHostPragmaFeatures();
   RulesProposer Proposer(S.RC.Command, S.File, Opts.Parse,
                          std::move(*Selection), RO, Opts.Search.Seed);
+  RulesCritic TheRulesCritic;
+  LLMRoles LLM;
+  if (usesLLM(Opts)) {
+    LLMProposerContext Ctx{S.RC.Command, S.File, S.T.Name,
+                           S.Eval->config().Scope, &TheRulesCritic};
+    auto Roles = createLLMRoles(Opts, Ctx, Store->get(), Err);
+    if (!Roles)
+      return userError(Err, llvm::toString(Roles.takeError()));
+    LLM = std::move(*Roles);
+  }
 
   std::unique_ptr<LearnedRTG> Learned;
   RTGModel *RTG = nullptr;
@@ -366,16 +442,19 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
       return userError(Err, llvm::toString(M.takeError()));
     Learned = std::move(*M);
     RTG = Learned.get();
+  } else if (Opts.RTGName == "llm") {
+    RTG = LLM.RTG.get();
   } else if (Opts.RTGName != "none") {
     return userError(Err, "--rtg=" + Opts.RTGName +
                               " is not available in this build; use "
                               "--rtg=none or --rtg=learned");
   }
 
-  RulesCritic TheRulesCritic;
   Critic *Crit = nullptr;
   if (Opts.CriticName == "rules")
     Crit = &TheRulesCritic;
+  else if (Opts.CriticName == "llm")
+    Crit = LLM.Critic.get();
   else if (Opts.CriticName != "none")
     return userError(Err, "--critic=" + Opts.CriticName +
                               " is not available in this build; use "
@@ -394,7 +473,13 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
         << "no unfinished run of this search in the store; starting anew\n";
 
   EvaluatorBackend Backend(*S.Eval);
-  SearchEngine Engine(Config, Proposer, Backend, Crit, RTG);
+  if (LLM.Proposer)
+    Config.ExpandFailures = true; // A model can repair a failed variant.
+  maxcode::Proposer &Prop =
+      LLM.Proposer ? static_cast<maxcode::Proposer &>(*LLM.Proposer) : Proposer;
+  SearchEngine Engine(Config, Prop, Backend, Crit, RTG);
+  if (LLM.Ledger)
+    Engine.setTokenCounter([&] { return LLM.Ledger->totalTokens(); });
   ProgressReporter Progress(Err, Opts.ProgressFile);
   Engine.addObserver(Store->get());
   Engine.addObserver(&Progress);
@@ -406,12 +491,36 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   if (llvm::Error E = (*Store)->finishRun(R))
     llvm::WithColor::warning(Err, "clang-maxcode")
         << llvm::toString(std::move(E)) << "\n";
+  if (LLM.Ledger)
+    if (llvm::Error E = LLM.Ledger->takeStoreError())
+      llvm::WithColor::warning(Err, "clang-maxcode")
+          << "the store missed LLM calls: " << llvm::toString(std::move(E))
+          << "\n";
 
   const Node *W = R.Winner >= 0 ? &R.Nodes[R.Winner] : nullptr;
   bool Improved = W && R.Verified;
   double Speedup = Improved ? R.Verification->Ratio : 1.0;
   double Noise = R.Verification ? R.Verification->Noise : 0.0;
   std::string Unit = measureModeName(Opts.Measure).str();
+  FinishedSearch Finished{Opts,
+                          R,
+                          S.T,
+                          S.Targets,
+                          S.File,
+                          S.Eval->originalText().str(),
+                          S.Eval->config().Scope,
+                          Opts.StorePath.empty() ? defaultStorePath(Opts)
+                                                 : Opts.StorePath,
+                          *Run,
+                          Improved,
+                          LLM.Ledger ? LLM.Ledger->calls() : 0,
+                          LLM.Ledger ? LLM.Ledger->usage() : TokenUsage()};
+  WrittenOutput Written;
+  int ExitCode = writeRunOutputs(Finished, Written, Err);
+  // What is shown is what --apply writes: the winner, formatted.
+  std::string NewText = Written.Fixes ? Written.Fixes->Result
+                        : Improved    ? W->V.Text
+                                      : S.Eval->originalText().str();
   if (Opts.JSON) {
     llvm::json::Object O{{"version", 1},
                          {"status", Improved ? "improved" : "no-improvement"},
@@ -429,13 +538,29 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                                        {"rules", W->V.Rules},
                                        {"description", W->V.Description},
                                        {"node", W->Id}};
+    if (LLM.Ledger)
+      O["llm"] = LLM.Ledger->toJSON();
+    O["applied"] = Written.Applied;
+    if (Written.Exported)
+      O["fixes"] = Opts.ExportFixes;
+    if (!Opts.ReportPath.empty())
+      O["report"] = Opts.ReportPath;
     Out << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
-    return 0;
+    return ExitCode;
   }
   Out << llvm::formatv("searched {0} with the {1} policy ({2}): {3} "
                        "evaluations ({4} from the store), {5:f1} s\n",
                        S.T.Name, Opts.Policy, strategyName(Config.Strategy),
                        R.Evaluations, R.FromCache, R.Seconds);
+  if (LLM.Ledger) {
+    llvm::json::Object U = LLM.Ledger->toJSON();
+    Out << llvm::formatv("LLM: {0} calls ({1} failed), {2} tokens ({3} prompt "
+                         "+ {4} completion); stopped on {5}\n",
+                         *U.getInteger("calls"), *U.getInteger("failed_calls"),
+                         *U.getInteger("total_tokens"),
+                         *U.getInteger("prompt_tokens"),
+                         *U.getInteger("completion_tokens"), R.StopReason);
+  }
   if (!Improved) {
     Out << "no verified improvement found";
     if (W && R.Verification)
@@ -446,15 +571,18 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                                                 : evalStatusName(
                                                       R.Verification->Status));
     Out << "; nothing changed\n";
-    return 0;
+    return ExitCode;
   }
   Out << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}) by "
                        "{3}\n",
                        Speedup, Noise * 100, Unit, W->V.Description);
   std::string Rel = llvm::sys::path::filename(S.File).str();
-  Out << unifiedDiff(S.Eval->originalText(), W->V.Text, "a/" + Rel,
-                     "b/" + Rel);
-  return 0;
+  Out << unifiedDiff(S.Eval->originalText(), NewText, "a/" + Rel, "b/" + Rel);
+  if (Written.Applied)
+    Out << "applied to " << S.File << "\n";
+  if (Written.Exported)
+    Out << "fixes written to " << Opts.ExportFixes << "\n";
+  return ExitCode;
 }
 
 int maxcode::trainRTGMain(const RunOptions &Opts, llvm::raw_ostream &Out,

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Search/RolloutStore.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -108,7 +109,12 @@ CREATE TABLE IF NOT EXISTS llm_calls (
   request_sha256 TEXT NOT NULL,
   prompt_tokens INTEGER NOT NULL,
   completion_tokens INTEGER NOT NULL,
-  created_at REAL NOT NULL DEFAULT (julianday('now')));
+  created_at REAL NOT NULL DEFAULT (julianday('now')),
+  role TEXT NOT NULL DEFAULT '',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  replayed INTEGER NOT NULL DEFAULT 0,
+  error TEXT NOT NULL DEFAULT '',
+  notes TEXT NOT NULL DEFAULT '[]');
 CREATE TABLE IF NOT EXISTS rtg_models (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   model TEXT NOT NULL,
@@ -135,6 +141,23 @@ RolloutStore::open(std::shared_ptr<SQLiteFile> F) {
             "; this clang-maxcode reads version " +
             std::to_string(RolloutStoreSchemaVersion));
     }
+  }
+  // Stores written before llm_calls said what became of each call get the
+  // columns added (empty for their old rows).
+  {
+    llvm::StringSet<> Columns;
+    Statement S(*F, "PRAGMA table_info(llm_calls)");
+    while (S && S.step() == SQLITE_ROW)
+      Columns.insert(S.text(1));
+    for (const char *Add :
+         {"role TEXT NOT NULL DEFAULT ''",
+          "attempts INTEGER NOT NULL DEFAULT 0",
+          "replayed INTEGER NOT NULL DEFAULT 0",
+          "error TEXT NOT NULL DEFAULT ''", "notes TEXT NOT NULL DEFAULT '[]'"})
+      if (!Columns.count(llvm::StringRef(Add).split(' ').first))
+        if (llvm::Error E =
+                F->exec(std::string("ALTER TABLE llm_calls ADD COLUMN ") + Add))
+          return std::move(E);
   }
   if (llvm::Error E = F->exec(
           "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', '" +
@@ -351,20 +374,44 @@ llvm::Error RolloutStore::exportRTGDataset(llvm::raw_ostream &OS) {
   return llvm::Error::success();
 }
 
-llvm::Error RolloutStore::recordLLMCall(llvm::StringRef Model,
-                                        llvm::StringRef RequestHash,
-                                        uint64_t PromptTokens,
-                                        uint64_t CompletionTokens) {
+llvm::Error RolloutStore::recordLLMCall(const LLMCallRow &Row) {
   std::lock_guard<std::recursive_mutex> L(File->mutex());
   Statement S(*File, "INSERT INTO llm_calls(run_id, model, request_sha256, "
-                     "prompt_tokens, completion_tokens) VALUES (?1, ?2, ?3, "
-                     "?4, ?5)");
+                     "prompt_tokens, completion_tokens, role, attempts, "
+                     "replayed, error, notes) VALUES (?1, ?2, ?3, ?4, ?5, "
+                     "?6, ?7, ?8, ?9, ?10)");
+  if (!S)
+    return S.error();
   S.bind(1, Run)
-      .bind(2, Model)
-      .bind(3, RequestHash)
-      .bind(4, int64_t(PromptTokens))
-      .bind(5, int64_t(CompletionTokens));
+      .bind(2, Row.Model)
+      .bind(3, Row.RequestHash)
+      .bind(4, int64_t(Row.PromptTokens))
+      .bind(5, int64_t(Row.CompletionTokens))
+      .bind(6, Row.Role)
+      .bind(7, int64_t(Row.Attempts))
+      .bind(8, int64_t(Row.Replayed))
+      .bind(9, Row.Error)
+      .bind(10, Row.NotesJSON.empty() ? llvm::StringRef("[]")
+                                      : llvm::StringRef(Row.NotesJSON));
   if (S.step() != SQLITE_DONE)
     return S.error();
   return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<RTGShot>>
+RolloutStore::rtgShots(llvm::StringRef Target, unsigned Limit) {
+  std::lock_guard<std::recursive_mutex> L(File->mutex());
+  Statement S(*File, "SELECT n.description, n.status, n.reward FROM nodes n "
+                     "JOIN runs r ON r.id = n.run_id WHERE r.target = ?1 AND "
+                     "r.status = 'finished' AND n.parent IS NOT NULL ORDER "
+                     "BY n.run_id DESC, n.id DESC LIMIT ?2");
+  if (!S)
+    return S.error();
+  S.bind(1, Target).bind(2, int64_t(Limit));
+  std::vector<RTGShot> Out;
+  while (S.step() == SQLITE_ROW)
+    Out.push_back({S.text(0), S.text(1), S.real(2)});
+  // Oldest first, as the prompt reads them.
+  std::reverse(Out.begin(), Out.end());
+  return Out;
 }

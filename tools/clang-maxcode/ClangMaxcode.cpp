@@ -13,6 +13,7 @@
 #include "maxcode/Policy/RuleTool.h"
 #include "maxcode/Search/Driver.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Execution.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -130,9 +131,11 @@ static cl::opt<SandboxMode> Sandbox(
 static cl::opt<double> Timeout("timeout",
                                cl::desc("Wall-clock limit of one run (s)"),
                                cl::init(10), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned> Jobs("j",
-                              cl::desc("Builds in parallel (default: cores)"),
-                              cl::init(0), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned>
+    Jobs("j",
+         cl::desc("Builds in parallel, or with --executor=slurm jobs in "
+                  "flight (default: cores)"),
+         cl::init(0), cl::cat(MaxcodeCategory));
 static cl::opt<unsigned> Repetitions(
     "repetitions", cl::desc("Timed baseline/variant pairs per comparison"),
     cl::init(5), cl::cat(MaxcodeCategory));
@@ -145,6 +148,24 @@ static cl::opt<std::string> ScratchRoot(
     "scratch-dir",
     cl::desc("Where scratch folders go (default: the system's temporary "
              "folder)"),
+    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
+
+// Where builds and runs happen (docs/Slurm.md). --executor itself is
+// clang::tooling::ExecutorName, which libclang-cpp already registers (for
+// its ToolExecutor plugins, which this tool does not use); main() takes it
+// over rather than registering the name twice.
+static cl::opt<std::string> SlurmArgs(
+    "slurm-args",
+    cl::desc("Added to every srun: partition, account, --gres, --time, ..."),
+    cl::value_desc("args"), cl::cat(MaxcodeCategory));
+static cl::opt<bool> SlurmBuilds(
+    "slurm-builds",
+    cl::desc("Build variants in Slurm jobs too (default: on this machine)"),
+    cl::cat(MaxcodeCategory));
+static cl::opt<std::string> SharedDir(
+    "shared-dir",
+    cl::desc("With --executor=slurm: a folder every node sees at the same "
+             "path, for job files and scratch folders"),
     cl::value_desc("dir"), cl::cat(MaxcodeCategory));
 
 // The rules policy (docs/Rules.md).
@@ -246,6 +267,69 @@ static cl::opt<std::string> ProgressFile(
     cl::desc("Append one JSON line per batch of evaluations to this file"),
     cl::value_desc("file"), cl::cat(MaxcodeCategory));
 
+// The end of a run (docs/Output.md).
+static cl::opt<bool>
+    Apply("apply",
+          cl::desc("Rewrite the source in place with the verified winner "
+                   "(formatted, atomically; refused if the file changed "
+                   "during the run)"),
+          cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    ExportFixes("export-fixes",
+                cl::desc("Write the verified winner as YAML fixes for "
+                         "clang-apply-replacements"),
+                cl::value_desc("file.yaml"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    Report("report",
+           cl::desc("Write a report of the search: JSON, or one "
+                    "self-contained HTML page when the name ends in .html"),
+           cl::value_desc("file.json|file.html"), cl::cat(MaxcodeCategory));
+
+// The LLM backend (docs/LLM.md).
+static cl::opt<std::string> LLMEndpoint(
+    "llm-endpoint",
+    cl::desc("OpenAI-compatible API for --policy/--critic/--rtg=llm, e.g. "
+             "http://127.0.0.1:8000/v1"),
+    cl::value_desc("url"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> LLMModel("llm-model",
+                                     cl::desc("Model name sent to the API"),
+                                     cl::value_desc("name"),
+                                     cl::cat(MaxcodeCategory));
+static cl::opt<std::string> LLMApiKeyEnv(
+    "llm-api-key-env",
+    cl::desc("Environment variable holding the API key (never printed)"),
+    cl::value_desc("VAR"), cl::init("OPENAI_API_KEY"),
+    cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    LLMRecord("llm-record", cl::desc("Save every LLM exchange in this folder"),
+              cl::value_desc("dir"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> LLMReplay(
+    "llm-replay",
+    cl::desc("Answer LLM calls from a folder written by --llm-record, with "
+             "no network"),
+    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    PromptsDir("prompts-dir",
+               cl::desc("Read the prompt templates from this folder"),
+               cl::value_desc("dir"), cl::cat(MaxcodeCategory));
+static cl::opt<double>
+    LLMTimeout("llm-timeout",
+               cl::desc("Seconds one LLM request may take, reply included"),
+               cl::init(300), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned>
+    LLMRetries("llm-retries",
+               cl::desc("Retries of an LLM request after a transient failure"),
+               cl::init(4), cl::cat(MaxcodeCategory));
+static cl::opt<double> LLMRetryDelay(
+    "llm-retry-delay",
+    cl::desc("First backoff before an LLM retry (s), doubled each time"),
+    cl::init(1), cl::cat(MaxcodeCategory));
+static cl::opt<uint64_t> MaxTokens(
+    "max-tokens",
+    cl::desc("LLM tokens (prompt + completion) the search may spend (0: no "
+             "limit)"),
+    cl::init(0), cl::cat(MaxcodeCategory));
+
 static int userError(const Twine &Message) {
   WithColor::error(errs(), "clang-maxcode") << Message << "\n";
   return 1;
@@ -258,6 +342,13 @@ int main(int argc, const char **argv) {
   std::unique_ptr<clang::tooling::CompilationDatabase> Fixed =
       clang::tooling::FixedCompilationDatabase::loadFromCommandLine(
           argc, argv, FixedError);
+  cl::opt<std::string> &ExecutorOpt = clang::tooling::ExecutorName;
+  ExecutorOpt.setDescription("Where builds and runs happen: local (this "
+                             "machine) or slurm (jobs through srun; needs "
+                             "--shared-dir)");
+  ExecutorOpt.setValueStr("local|slurm");
+  ExecutorOpt.setInitialValue("local");
+  ExecutorOpt.addCategory(MaxcodeCategory);
   cl::HideUnrelatedOptions(MaxcodeCategory);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
@@ -319,6 +410,14 @@ int main(int argc, const char **argv) {
   Opts.Jobs = Jobs;
   Opts.Repetitions = Repetitions;
   Opts.ScratchRoot = ScratchRoot;
+  if (ExecutorOpt == "slurm")
+    Opts.Executor = ExecutorKind::Slurm;
+  else if (ExecutorOpt != "local")
+    return userError("unknown --executor='" + ExecutorOpt +
+                     "'; use local or slurm");
+  Opts.Slurm.ExtraArgs = splitCommandLine(SlurmArgs);
+  Opts.Slurm.Builds = SlurmBuilds;
+  Opts.Slurm.SharedDir = SharedDir;
   Opts.Policy = PolicyName;
   Opts.CriticName = CriticName;
   Opts.RTGName = RTGName;
@@ -334,6 +433,19 @@ int main(int argc, const char **argv) {
   Opts.Search.WallSeconds = MaxTime;
   Opts.Resume = Resume;
   Opts.ProgressFile = ProgressFile;
+  Opts.Search.TokenBudget = MaxTokens;
+  Opts.LLM.Endpoint = LLMEndpoint;
+  Opts.LLM.Model = LLMModel;
+  Opts.LLM.ApiKeyEnv = LLMApiKeyEnv;
+  Opts.LLM.RecordDir = LLMRecord;
+  Opts.LLM.ReplayDir = LLMReplay;
+  Opts.LLM.TimeoutSeconds = LLMTimeout;
+  Opts.LLM.MaxRetries = LLMRetries;
+  Opts.LLM.RetryBaseDelaySeconds = LLMRetryDelay;
+  Opts.PromptsDir = PromptsDir;
+  Opts.Apply = Apply;
+  Opts.ExportFixes = ExportFixes;
+  Opts.ReportPath = Report;
 
   if (ListTargets)
     return listTargetsMain(Opts, outs(), errs());

@@ -98,6 +98,32 @@ TEST(CallgrindTest, CostGoesToTheTargetThatSpendsIt) {
   EXPECT_EQ(Targets.front().Name, "work");
 }
 
+TEST(CallgrindTest, KernelsRankByGpuTime) {
+  std::vector<Target> Targets(4);
+  Targets[0].Name = "main";
+  Targets[1].Name = "naiveKernel";
+  Targets[1].Kind = TargetKind::CudaKernel;
+  Targets[1].MangledNames = {"_Z11naiveKernelPf"};
+  Targets[2].Name = "ops::scale";
+  Targets[2].Kind = TargetKind::CudaKernel;
+  Targets[3].Name = "helper";
+  Targets[3].Kind = TargetKind::CudaDeviceFunction;
+  // A template kernel without linker names matches by qualified name; a
+  // kernel of a library (cub) counts in the total only.
+  std::vector<KernelTime> Times = {
+      {"_ZN3ops5scaleIfEEvPT_i", "ops::scale", 600},
+      {"_Z11naiveKernelPf", "naiveKernel", 300},
+      {"_ZN3cub6kernelEv", "cub::kernel", 100}};
+  attributeKernelTimes(Times, Targets);
+  EXPECT_DOUBLE_EQ(*Targets[0].Share, 0.0);
+  EXPECT_DOUBLE_EQ(*Targets[1].Share, 0.3);
+  EXPECT_DOUBLE_EQ(*Targets[2].Share, 0.6);
+  EXPECT_DOUBLE_EQ(*Targets[3].Share, 0.0);
+  rankTargets(Targets);
+  EXPECT_EQ(Targets[0].Name, "ops::scale");
+  EXPECT_EQ(Targets[1].Name, "naiveKernel");
+}
+
 TEST(CallgrindTest, RejectsGarbage) {
   EXPECT_FALSE(bool(parseCallgrind("fn=(7)\n1 2\n")));
   auto P = parseCallgrind("hello world\n");

@@ -87,6 +87,9 @@ struct EvalResult {
   std::map<std::string, double> Metrics;
   /// Notes a person should see ("metrics not collected: ...").
   std::vector<std::string> Notes;
+  /// The Slurm jobs that built, checked and measured the variant, in the
+  /// order they ended (empty with the local executor).
+  std::vector<std::string> JobIds;
 
   /// Answered from the evaluation cache (not stored with the result).
   bool FromCache = false;

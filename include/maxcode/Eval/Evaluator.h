@@ -15,6 +15,7 @@
 #ifndef MAXCODE_EVAL_EVALUATOR_H
 #define MAXCODE_EVAL_EVALUATOR_H
 
+#include "maxcode/Eval/CuptiReport.h"
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Eval/Executor.h"
 #include "maxcode/Eval/OutputCheck.h"
@@ -72,6 +73,8 @@ struct EvalConfig {
   std::string TimerPath;
 
   bool programMode() const { return !TestsDir.empty(); }
+  /// Whether the translation unit is CUDA (a .cu file, nvcc, -x cuda).
+  bool cudaProgram() const;
 };
 
 /// Builds a variant's compile command: the TU's own command with the input
@@ -124,7 +127,23 @@ private:
   EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool Verify);
   llvm::Expected<std::vector<double>> measureOnce(Built &B, bool Warmup,
                                                   EvalResult *HotLinesInto);
-  llvm::Expected<ProcessResult> runTracked(const ProcessSpec &S, JobKind K);
+  /// The address-space limit of a run (none for CUDA programs).
+  uint64_t memoryLimit() const;
+  /// Runs \p S under libmaxcode-cupti as a timed job (the GPU is never
+  /// shared) and reads every process's report.
+  llvm::Expected<CuptiReport>
+  runUnderCupti(Built &B, ProcessSpec S, SandboxPolicy Policy, CuptiPass Pass);
+  /// --measure=cuda-kernel: the run's kernel time, in nanoseconds.
+  llvm::Expected<double> measureKernels(Built &B, const ProcessSpec &S,
+                                        const SandboxPolicy &Policy,
+                                        EvalResult *Into);
+  /// One metrics pass of a measured variant: \p Kernel's metrics and launch
+  /// configuration into Out.Metrics (what the critic's GPU tags read).
+  void collectGpuMetrics(Built &B, llvm::StringRef Kernel, EvalResult &Out);
+  /// Runs \p S through the executor; the job's id, if any, is recorded with
+  /// the variant \p For.
+  llvm::Expected<ProcessResult> runTracked(const ProcessSpec &S, JobKind K,
+                                           Built *For = nullptr);
 
   EvalConfig Config;
   Executor &Exec;

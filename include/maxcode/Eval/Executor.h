@@ -17,6 +17,8 @@
 #include "maxcode/Support/Process.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace maxcode {
 
@@ -40,6 +42,33 @@ public:
 /// Runs jobs on this machine: up to \p Jobs builds and checks at once, timed
 /// runs alone.
 std::unique_ptr<Executor> createLocalExecutor(unsigned Jobs);
+
+/// Which executor runs the evaluator's jobs (--executor).
+enum class ExecutorKind { Local, Slurm };
+
+/// How the Slurm executor submits its jobs (docs/Slurm.md).
+struct SlurmOptions {
+  /// A folder every node sees at the same path: the executor's job files
+  /// (and the evaluator's scratch folders) go there.
+  std::string SharedDir;
+  /// Words added to every srun (partition, account, --gres, --time, ...).
+  std::vector<std::string> ExtraArgs;
+  /// Builds run as Slurm jobs too; otherwise they run on this machine.
+  bool Builds = false;
+  /// maxcode-job, which runs one ProcessSpec inside a job; it must be at
+  /// the same path on the nodes.
+  std::string JobRunner;
+  /// Slurm's commands (looked up on PATH when they have no slash).
+  std::string Srun = "srun", Scontrol = "scontrol", Sacct = "sacct",
+              Scancel = "scancel";
+};
+
+/// Runs jobs on a Slurm cluster through srun, up to \p Jobs in flight; timed
+/// runs get a node of their own (--exclusive). Fails, without writing
+/// anything, when the options are incomplete or the controller does not
+/// answer.
+llvm::Expected<std::unique_ptr<Executor>>
+createSlurmExecutor(unsigned Jobs, const SlurmOptions &Opts);
 
 } // namespace maxcode
 

@@ -40,6 +40,9 @@ struct SandboxPolicy {
   /// Files or folders kept visible, read-only, even inside a hidden folder
   /// (the tool's own helpers).
   std::vector<std::string> ReadOnly;
+  /// Device nodes passed through (a GPU's /dev/nvidia*); bwrap's /dev
+  /// otherwise holds only the basic devices.
+  std::vector<std::string> Devices;
   /// The user to run as when started as root (the scratch folder's owner);
   /// -1 for `nobody`.
   int Uid = -1;

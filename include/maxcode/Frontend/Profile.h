@@ -57,6 +57,23 @@ llvm::StringRef callgrindBaseName(llvm::StringRef Name);
 void attributeProfile(const CallgrindProfile &Profile,
                       std::vector<Target> &Targets);
 
+/// The GPU time of one kernel over a whole run (a GPU profile).
+struct KernelTime {
+  std::string Mangled; ///< As the binary names it.
+  /// Qualified, without return type, template arguments and parameters
+  /// ("ops::scale"): matched when no target has the mangled name.
+  std::string Name;
+  uint64_t Nanoseconds = 0;
+};
+
+/// Sets each target's Share from a GPU profile: a kernel's time over the
+/// run's total kernel time, matched by linker name, else by qualified name
+/// (every instantiation of a template counts). Host and device functions get a
+/// share of 0: their cost is not kernel time (a device function's is inside its
+/// callers'), so the kernels rank first, by GPU time.
+void attributeKernelTimes(llvm::ArrayRef<KernelTime> Times,
+                          std::vector<Target> &Targets);
+
 /// Runs \p Command (through /bin/sh, in \p WorkDir) under
 /// `valgrind --tool=callgrind`, children traced, and returns the merged
 /// profile of every process. Fails with the command's output when it fails.

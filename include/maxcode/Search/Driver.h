@@ -18,6 +18,7 @@
 #include "maxcode/Eval/Evaluator.h"
 #include "maxcode/Eval/Sandbox.h"
 #include "maxcode/Frontend/NvccAdjuster.h"
+#include "maxcode/LLM/LLMClient.h"
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Search/Engine.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -57,6 +58,10 @@ struct RunOptions {
   unsigned Repetitions = 5;
   std::string StorePath;
   std::string ScratchRoot;
+  /// Where builds and runs happen (docs/Slurm.md); with Slurm, scratch
+  /// folders default to Slurm.SharedDir.
+  ExecutorKind Executor = ExecutorKind::Local;
+  SlurmOptions Slurm;
 
   // Search.
   std::string Policy = "rules"; ///< rules | llm
@@ -65,7 +70,15 @@ struct RunOptions {
   std::string Rules;                ///< Rule globs for the rules policy.
   SearchConfig Search;
   bool Resume = false;
+  /// The LLM backend of --policy/--critic/--rtg=llm (docs/LLM.md).
+  LLMOptions LLM;
+  std::string PromptsDir; ///< Empty: the installed templates.
   std::string ProgressFile;
+
+  // The end of a run (docs/Output.md).
+  bool Apply = false;      ///< Rewrite the file in place.
+  std::string ExportFixes; ///< clang-apply-replacements YAML to write.
+  std::string ReportPath;  ///< .json or .html report to write.
 };
 
 /// The default rollout store: in the build folder when there is one (never

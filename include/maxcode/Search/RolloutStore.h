@@ -18,6 +18,7 @@
 #define MAXCODE_SEARCH_ROLLOUTSTORE_H
 
 #include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Policy/LLMPolicy.h"
 #include "maxcode/Policy/LearnedRTG.h"
 #include "maxcode/Search/Engine.h"
 #include <memory>
@@ -31,6 +32,20 @@ struct RunInfo {
   std::string Target;
   std::string OriginalText;
   std::string ConfigJSON; ///< What decides the search (strategy, seed, ...).
+};
+
+/// One row of the llm_calls table (docs/RolloutStore.md). Never holds the
+/// API key: the client keeps it out of everything it returns.
+struct LLMCallRow {
+  std::string Role; ///< "proposer", "critic" or "rtg".
+  std::string Model;
+  std::string RequestHash; ///< Empty for a failed call.
+  uint64_t PromptTokens = 0;
+  uint64_t CompletionTokens = 0;
+  unsigned Attempts = 0;
+  bool Replayed = false;
+  std::string Error;     ///< Why the call failed; empty on success.
+  std::string NotesJSON; ///< JSON array: "used" or why a reply was not.
 };
 
 class RolloutStore : public SearchObserver {
@@ -61,9 +76,12 @@ public:
   /// One JSON line per stored node: (observation, candidate, realised max
   /// future reward), for fine-tuning a generative reward-to-go model.
   llvm::Error exportRTGDataset(llvm::raw_ostream &OS);
-  /// Records an LLM call's token usage.
-  llvm::Error recordLLMCall(llvm::StringRef Model, llvm::StringRef RequestHash,
-                            uint64_t PromptTokens, uint64_t CompletionTokens);
+  /// Records an LLM call: its role, tokens, and what became of it.
+  llvm::Error recordLLMCall(const LLMCallRow &Row);
+  /// Nodes of finished runs on a target of this name, newest first: the
+  /// few-shot examples of the LLM reward-to-go model.
+  llvm::Expected<std::vector<RTGShot>> rtgShots(llvm::StringRef Target,
+                                                unsigned Limit);
 
   int64_t runId() const { return Run; }
 

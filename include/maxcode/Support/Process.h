@@ -71,6 +71,9 @@ struct ProcessResult {
   double UserSeconds = 0;
   double SystemSeconds = 0;
   uint64_t MaxRSSBytes = 0;
+  /// The scheduler's id of the job that ran the process (Slurm); empty when
+  /// it ran on this machine.
+  std::string JobId;
 
   bool succeeded() const {
     return !TimedOut && !OutputLimitExceeded && !Cancelled && Signal == 0 &&

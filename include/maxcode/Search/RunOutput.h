@@ -1,0 +1,64 @@
+//===-- maxcode/Search/RunOutput.h - What a finished search writes -*- C++ -*-//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Step 5 of a run (DESIGN section 1): the winner written in place
+/// (--apply), exported as clang-apply-replacements fixes (--export-fixes) or
+/// shown as a diff, and the report (--report). docs/Output.md describes
+/// what the user sees.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_SEARCH_RUNOUTPUT_H
+#define MAXCODE_SEARCH_RUNOUTPUT_H
+
+#include "maxcode/LLM/LLMClient.h"
+#include "maxcode/Report/SearchReport.h"
+#include "maxcode/Rewrite/Apply.h"
+#include "maxcode/Search/Engine.h"
+#include <optional>
+
+namespace maxcode {
+
+struct RunOptions;
+
+/// A finished search, as the driver holds it.
+struct FinishedSearch {
+  const RunOptions &Opts;
+  const SearchResult &Result;
+  const Target &T;
+  llvm::ArrayRef<Target> Targets;
+  std::string File;
+  std::string Original; ///< The file's bytes as read at the start.
+  EditScope Scope;
+  std::string StorePath;
+  int64_t Run = -1;
+  bool Improved = false;
+  uint64_t LLMCalls = 0; ///< Calls to the LLM, by every role.
+  TokenUsage LLMTokens;
+};
+
+/// The report of \p S (winner diff \p Diff, output mode from the options).
+SearchReport makeSearchReport(const FinishedSearch &S, llvm::StringRef Diff);
+
+/// What --apply / --export-fixes did, for the summary.
+struct WrittenOutput {
+  std::optional<FixSet> Fixes; ///< Set when the winner was turned into fixes.
+  bool Applied = false;
+  bool Exported = false;
+};
+
+/// Turns the winner of \p S into fixes, then carries out --export-fixes,
+/// --report and --apply, in that order (the report and the fixes exist even
+/// when the apply is refused). Returns the exit code: 0, or 1 when the file
+/// changed since it was read, 2 when something could not be written, having
+/// said why on \p Err.
+int writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
+                    llvm::raw_ostream &Err);
+
+} // namespace maxcode
+
+#endif // MAXCODE_SEARCH_RUNOUTPUT_H

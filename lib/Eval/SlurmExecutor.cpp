@@ -1,0 +1,322 @@
+//===-- SlurmExecutor.cpp - Builds and runs as Slurm jobs -----------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// Each job is one `srun` of maxcode-job, which runs the ProcessSpec (already
+/// wrapped in the sandbox by the evaluator) on the node with its limits and
+/// writes the result to the shared folder. srun blocks, so a job in flight is
+/// a thread of ours waiting on its srun; -j bounds them. What srun cannot
+/// say (why a job ended without a result) comes from the controller.
+///
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Eval/Executor.h"
+#include "maxcode/Support/JobFile.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+using namespace maxcode;
+
+namespace {
+
+/// What the controller says of a job that has ended.
+struct JobState {
+  std::string State;  ///< CANCELLED, TIMEOUT, NODE_FAIL, FAILED, ...
+  std::string Reason; ///< Slurm's reason field; "None" when it gave none.
+};
+
+llvm::StringRef jobKindName(JobKind K) {
+  switch (K) {
+  case JobKind::Build:
+    return "build";
+  case JobKind::Check:
+    return "check";
+  case JobKind::Timed:
+    return "timed";
+  }
+  llvm_unreachable("unknown job kind");
+}
+
+/// The last non-empty lines of \p Text, joined with "; " (srun's errors).
+std::string lastLines(llvm::StringRef Text, unsigned Count) {
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Text.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string Out;
+  size_t From = Lines.size() > Count ? Lines.size() - Count : 0;
+  for (size_t I = From; I < Lines.size(); ++I) {
+    if (!Out.empty())
+      Out += "; ";
+    Out += Lines[I].trim().str();
+  }
+  return Out;
+}
+
+/// The job id srun was given: `srun: jobid 12: nodes(1)...` with --verbose,
+/// or `srun: job 12 queued and waiting for resources`.
+std::string parseJobId(llvm::StringRef SrunStderr) {
+  static const llvm::Regex Granted("srun: jobid ([0-9]+)");
+  static const llvm::Regex Queued("srun: job ([0-9]+) (queued|has been)");
+  llvm::SmallVector<llvm::StringRef, 3> M;
+  if (Granted.match(SrunStderr, &M) || Queued.match(SrunStderr, &M))
+    return M[1].str();
+  return "";
+}
+
+bool isFinalState(llvm::StringRef State) {
+  return !State.empty() &&
+         !llvm::is_contained({"PENDING", "RUNNING", "COMPLETING", "CONFIGURING",
+                              "SUSPENDED", "REQUEUED", "RESIZING", "SIGNALING",
+                              "STAGE_OUT", "STOPPED"},
+                             State);
+}
+
+class SlurmExecutor : public Executor {
+public:
+  SlurmExecutor(unsigned Jobs, SlurmOptions Opts, std::string JobDir)
+      : Width(Jobs ? Jobs : 1), Opts(std::move(Opts)),
+        JobDir(std::move(JobDir)), Local(createLocalExecutor(Width)) {}
+  ~SlurmExecutor() override { (void)llvm::sys::fs::remove_directories(JobDir); }
+
+  llvm::StringRef name() const override { return "slurm"; }
+  unsigned parallelism() const override { return Width; }
+
+  llvm::Expected<ProcessResult> run(const ProcessSpec &Spec,
+                                    JobKind Kind) override {
+    if (Kind == JobKind::Build && !Opts.Builds)
+      return Local->run(Spec, Kind);
+    {
+      std::unique_lock<std::mutex> L(SlotsMutex);
+      SlotFree.wait(L, [&] { return InFlight < Width; });
+      ++InFlight;
+    }
+    auto Release = [&] {
+      {
+        std::lock_guard<std::mutex> L(SlotsMutex);
+        --InFlight;
+      }
+      SlotFree.notify_one();
+    };
+    // A job lost with its node is not the variant's doing: it is tried once
+    // more before it counts.
+    bool NodeLost = false;
+    auto R = runJob(Spec, Kind, NodeLost);
+    if (!R && NodeLost) {
+      llvm::consumeError(R.takeError());
+      R = runJob(Spec, Kind, NodeLost);
+    }
+    Release();
+    return R;
+  }
+
+private:
+  llvm::Expected<ProcessResult> runJob(const ProcessSpec &Spec, JobKind Kind,
+                                       bool &NodeLost);
+  JobState queryState(llvm::StringRef JobId);
+
+  unsigned Width;
+  SlurmOptions Opts;
+  std::string JobDir;
+  std::unique_ptr<Executor> Local;
+  std::atomic<unsigned> NextJob{0};
+  std::mutex SlotsMutex;
+  std::condition_variable SlotFree;
+  unsigned InFlight = 0;
+};
+
+} // namespace
+
+JobState SlurmExecutor::queryState(llvm::StringRef JobId) {
+  static const llvm::Regex StateRe("JobState=([A-Z_]+)");
+  static const llvm::Regex ReasonRe("Reason=([^ ]+)");
+  JobState S;
+  // srun can return while the controller still says COMPLETING; it settles
+  // within a few seconds.
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (true) {
+    ProcessSpec Q;
+    Q.Argv = {Opts.Scontrol, "-o", "show", "job", JobId.str()};
+    Q.Limits.WallSeconds = 30;
+    auto R = runProcess(Q);
+    llvm::SmallVector<llvm::StringRef, 2> M;
+    if (R && R->succeeded() && StateRe.match(R->Stdout, &M)) {
+      S.State = M[1].str();
+      if (ReasonRe.match(R->Stdout, &M))
+        S.Reason = M[1].str();
+    } else {
+      if (!R)
+        llvm::consumeError(R.takeError());
+      // The controller has forgotten the job (MinJobAge): ask accounting.
+      ProcessSpec A;
+      A.Argv = {Opts.Sacct,
+                "-j",
+                JobId.str(),
+                "-X",
+                "-n",
+                "-P",
+                "--format=State,Reason"};
+      A.Limits.WallSeconds = 30;
+      auto AR = runProcess(A);
+      if (AR && AR->succeeded()) {
+        llvm::StringRef Line = llvm::StringRef(AR->Stdout).split('\n').first;
+        auto [State, Reason] = Line.split('|');
+        // "CANCELLED by 1000": the state is the first word.
+        S.State = State.split(' ').first.trim().str();
+        S.Reason = Reason.trim().str();
+      } else if (!AR) {
+        llvm::consumeError(AR.takeError());
+      }
+    }
+    if (isFinalState(S.State) || std::chrono::steady_clock::now() > Deadline)
+      return S;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+}
+
+llvm::Expected<ProcessResult>
+SlurmExecutor::runJob(const ProcessSpec &Spec, JobKind Kind, bool &NodeLost) {
+  NodeLost = false;
+  llvm::SmallString<256> Stem(JobDir);
+  llvm::sys::path::append(Stem, "job-" + std::to_string(NextJob++));
+  if (llvm::Error E = writeJobSpec(Stem, Spec))
+    return std::move(E);
+  auto Cleanup = [&] { removeJobFiles(Stem); };
+
+  ProcessSpec Srun;
+  // --verbose makes srun print the job id as soon as it has one.
+  Srun.Argv = {Opts.Srun, "--verbose",
+               "--job-name=maxcode-" + jobKindName(Kind).str()};
+  // The user's words come after the job name (so they may rename the jobs)
+  // and before what the executor needs, which they may not change.
+  Srun.Argv.insert(Srun.Argv.end(), Opts.ExtraArgs.begin(),
+                   Opts.ExtraArgs.end());
+  Srun.Argv.insert(Srun.Argv.end(),
+                   {"--nodes=1", "--ntasks=1", "--chdir=" + JobDir});
+  // A measured run has its node to itself (DESIGN section 5).
+  if (Kind == JobKind::Timed)
+    Srun.Argv.push_back("--exclusive");
+  Srun.Argv.push_back(Opts.JobRunner);
+  Srun.Argv.push_back(std::string(Stem));
+  // No deadline here: the job's own limits (the spec's, inside the job, and
+  // --time) end it; time in the queue is not the program's.
+  Srun.Limits.OutputBytes = 1 << 20;
+  Srun.Cancel = Spec.Cancel;
+  auto R = runProcess(Srun);
+  if (!R) {
+    Cleanup();
+    return llvm::createStringError("cannot run srun: " +
+                                   llvm::toString(R.takeError()));
+  }
+  std::string JobId = parseJobId(R->Stderr);
+  if (R->Cancelled) {
+    // Stopped on our side (an editor's "stop"): the job goes too.
+    if (!JobId.empty()) {
+      ProcessSpec Cancel;
+      Cancel.Argv = {Opts.Scancel, JobId};
+      Cancel.Limits.WallSeconds = 30;
+      if (auto CR = runProcess(Cancel); !CR)
+        llvm::consumeError(CR.takeError());
+    }
+    Cleanup();
+    ProcessResult Out;
+    Out.Cancelled = true;
+    Out.JobId = JobId;
+    return Out;
+  }
+
+  auto Result = readJobResult(Stem);
+  if (Result && !Result->Cancelled) {
+    Cleanup();
+    Result->JobId = JobId;
+    return Result;
+  }
+  if (!Result)
+    llvm::consumeError(Result.takeError());
+  Cleanup();
+  if (JobId.empty())
+    return llvm::createStringError("srun started no job (" + R->describe() +
+                                   "): " + lastLines(R->Stderr, 3));
+
+  // The job ended without a result of the program: Slurm ended it.
+  JobState S = queryState(JobId);
+  std::string Why = S.Reason.empty() || S.Reason == "None"
+                        ? ""
+                        : " (reason: " + S.Reason + ")";
+  std::string Job = "Slurm job " + JobId;
+  if (S.State == "TIMEOUT") {
+    ProcessResult Out;
+    Out.TimedOut = true;
+    Out.WallSeconds = R->WallSeconds;
+    Out.Stderr = Job + " reached its time limit (--time)";
+    Out.JobId = JobId;
+    return Out;
+  }
+  if (S.State == "CANCELLED")
+    return llvm::createStringError(Job + " was cancelled" + Why);
+  if (S.State == "NODE_FAIL" || S.State == "BOOT_FAIL") {
+    NodeLost = true;
+    return llvm::createStringError(Job + " was lost with its node (" + S.State +
+                                   ")" + Why);
+  }
+  if (S.State == "OUT_OF_MEMORY")
+    return llvm::createStringError(Job + " ran out of memory" + Why);
+  return llvm::createStringError(
+      Job + " ended " + (S.State.empty() ? "in an unknown state" : S.State) +
+      Why + " without a result: " + lastLines(R->Stderr, 3));
+}
+
+llvm::Expected<std::unique_ptr<Executor>>
+maxcode::createSlurmExecutor(unsigned Jobs, const SlurmOptions &Opts) {
+  if (Opts.SharedDir.empty())
+    return llvm::createStringError(
+        "--executor=slurm needs --shared-dir=<dir>, a folder that every node "
+        "of the cluster sees at the same path");
+  if (!llvm::sys::path::is_absolute(Opts.SharedDir))
+    return llvm::createStringError("--shared-dir '" + Opts.SharedDir +
+                                   "' must be an absolute path");
+  if (!llvm::sys::fs::is_directory(Opts.SharedDir))
+    return llvm::createStringError("--shared-dir '" + Opts.SharedDir +
+                                   "' is not a folder");
+  if (Opts.JobRunner.empty() || !llvm::sys::fs::can_execute(Opts.JobRunner))
+    return llvm::createStringError(
+        "maxcode-job, which runs each job on the node, is not installed "
+        "beside clang-maxcode" +
+        (Opts.JobRunner.empty() ? "" : " ('" + Opts.JobRunner + "')"));
+  // The controller must answer before anything is written or searched.
+  ProcessSpec Ping;
+  Ping.Argv = {Opts.Scontrol, "ping"};
+  Ping.Limits.WallSeconds = 20;
+  auto P = runProcess(Ping);
+  if (!P)
+    return llvm::createStringError(
+        "cannot run '" + Opts.Scontrol +
+        "' (is Slurm installed?): " + llvm::toString(P.takeError()));
+  if (!P->succeeded() || !llvm::StringRef(P->Stdout).contains("is UP"))
+    return llvm::createStringError(
+        "the Slurm controller does not answer (scontrol ping: " +
+        (P->TimedOut ? P->describe()
+                     : llvm::StringRef(P->Stdout + P->Stderr)
+                           .trim()
+                           .split('\n')
+                           .first.trim()
+                           .str()) +
+        "); start slurmctld or point SLURM_CONF at a running cluster");
+
+  llvm::SmallString<256> Model(Opts.SharedDir);
+  llvm::sys::path::append(Model, "maxcode-jobs");
+  llvm::SmallString<256> Dir;
+  if (std::error_code EC = llvm::sys::fs::createUniqueDirectory(Model, Dir))
+    return llvm::createStringError("cannot make a folder in --shared-dir '" +
+                                   Opts.SharedDir + "': " + EC.message());
+  return std::make_unique<SlurmExecutor>(Jobs, Opts, std::string(Dir));
+}

@@ -1,0 +1,169 @@
+//===-- RunOutput.cpp - What a finished search writes ---------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Search/RunOutput.h"
+#include "maxcode/Policy/CritiqueTags.h"
+#include "maxcode/Search/Driver.h"
+#include "maxcode/Support/Diff.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace maxcode;
+
+SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
+                                       llvm::StringRef Diff) {
+  const RunOptions &Opts = S.Opts;
+  const SearchResult &R = S.Result;
+  SearchReport Rep;
+  Rep.File = S.File;
+  Rep.Measure = measureModeName(Opts.Measure).str();
+  Rep.Policy = Opts.Policy;
+  Rep.Critic = Opts.CriticName;
+  Rep.RTG = Opts.RTGName;
+  Rep.Strategy = strategyName(Opts.Search.Strategy).str();
+  Rep.Budget = Opts.Search.Budget;
+  Rep.Run = S.Run;
+  Rep.StorePath = S.StorePath;
+  for (const Target &T : S.Targets) {
+    ReportTarget RT;
+    RT.Name = T.Name;
+    RT.Kind = targetKindName(T.Kind).str();
+    RT.Line = T.Line;
+    RT.EndLine = T.EndLine;
+    RT.Share = T.Share;
+    RT.Searched = T.USR == S.T.USR && T.Name == S.T.Name;
+    Rep.Targets.push_back(std::move(RT));
+  }
+  for (const Node &N : R.Nodes) {
+    ReportNode RN;
+    RN.Id = N.Id;
+    RN.Parent = N.Parent;
+    RN.Depth = N.Depth;
+    RN.Status = evalStatusName(N.Result.Status).str();
+    RN.Reason = N.Result.Reason;
+    RN.Reward = N.Reward;
+    if (N.Result.ok()) {
+      RN.Ratio = N.Result.Ratio;
+      RN.RawRatio = N.Parent < 0 ? 1.0 : N.Result.RawRatio;
+      RN.Noise = N.Result.Noise;
+    }
+    RN.Description = N.V.Description;
+    RN.Rules = N.V.Rules;
+    for (CritiqueTag Tag : N.Crit.Tags)
+      RN.CritiqueTags.push_back(critiqueTagName(Tag).str());
+    RN.FromStore = N.Result.FromCache;
+    // The baseline's cost and test count, as every comparison measured it.
+    if (N.Parent >= 0 && N.Result.ok() && Rep.CostUnit.empty()) {
+      Rep.BaselineCost = N.Result.BaselineCost;
+      Rep.CostUnit = N.Result.CostUnit;
+    }
+    if (N.Parent >= 0 && N.Result.TestsTotal > Rep.Tests)
+      Rep.Tests = N.Result.TestsTotal;
+    Rep.Nodes.push_back(std::move(RN));
+  }
+  Rep.Evaluations = R.Evaluations;
+  Rep.FromStore = R.FromCache;
+  Rep.StopReason = R.StopReason;
+  Rep.Seconds = R.Seconds;
+  Rep.Winner = R.Winner;
+  if (R.Verification) {
+    const EvalResult &V = *R.Verification;
+    ReportVerification RV;
+    RV.Status = evalStatusName(V.Status).str();
+    RV.Ratio = V.Ratio;
+    RV.RawRatio = V.RawRatio;
+    RV.Spread = V.RatioSpread;
+    RV.Noise = V.Noise;
+    RV.Repetitions = V.Repetitions;
+    RV.BaselineCost = V.BaselineCost;
+    RV.VariantCost = V.VariantCost;
+    RV.CostUnit = V.CostUnit;
+    if (V.ok()) {
+      Rep.BaselineCost = V.BaselineCost;
+      Rep.CostUnit = V.CostUnit;
+    }
+    Rep.Verification = std::move(RV);
+  }
+  Rep.Improved = S.Improved;
+  Rep.Diff = Diff.str();
+  Rep.Output = Opts.Apply                  ? "apply"
+               : !Opts.ExportFixes.empty() ? "export-fixes"
+                                           : "diff";
+  Rep.LLMCalls = S.LLMCalls;
+  Rep.PromptTokens = S.LLMTokens.PromptTokens;
+  Rep.CompletionTokens = S.LLMTokens.CompletionTokens;
+  return Rep;
+}
+
+int maxcode::writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
+                             llvm::raw_ostream &Err) {
+  const RunOptions &Opts = S.Opts;
+  auto Fail = [&](int Code, llvm::Error E) {
+    llvm::WithColor::error(Err, "clang-maxcode")
+        << llvm::toString(std::move(E)) << "\n";
+    return Code;
+  };
+  if (S.Improved) {
+    const Node &Winner = S.Result.Nodes[S.Result.Winner];
+    auto F = computeFixes(S.File, S.Original, Winner.V.Text, S.T, S.Scope);
+    if (!F)
+      return Fail(2, F.takeError());
+    W.Fixes = std::move(*F);
+  } else if (!Opts.ExportFixes.empty()) {
+    // No verified improvement: an empty set of fixes, so that scripts
+    // merging many runs' files find one for every run.
+    FixSet Empty;
+    Empty.File = S.File;
+    Empty.Original = S.Original;
+    Empty.Result = S.Original;
+    W.Fixes = std::move(Empty);
+  }
+
+  if (!Opts.ExportFixes.empty()) {
+    std::string Message = "no verified improvement";
+    if (S.Improved) {
+      const Node &Winner = S.Result.Nodes[S.Result.Winner];
+      Message =
+          llvm::formatv("{0}: verified speedup {1:f3}x ({2}) by {3}", S.T.Name,
+                        S.Result.Verification->Ratio,
+                        measureModeName(Opts.Measure), Winner.V.Description)
+              .str();
+    }
+    if (llvm::Error E = exportFixes(*W.Fixes, Opts.ExportFixes, Message))
+      return Fail(2, std::move(E));
+    W.Exported = true;
+  }
+
+  if (!Opts.ReportPath.empty()) {
+    std::string Diff;
+    if (W.Fixes) {
+      std::string Rel = llvm::sys::path::filename(S.File).str();
+      Diff = unifiedDiff(S.Original, W.Fixes->Result, "a/" + Rel, "b/" + Rel);
+    }
+    if (llvm::Error E =
+            writeSearchReport(makeSearchReport(S, Diff), Opts.ReportPath))
+      return Fail(2, std::move(E));
+  }
+
+  // "No verified improvement" is a normal outcome: nothing to write.
+  if (Opts.Apply && S.Improved) {
+    if (llvm::Error E = applyFixes(*W.Fixes)) {
+      int Code = 2;
+      E = llvm::handleErrors(
+          std::move(E), [&](const llvm::StringError &SE) -> llvm::Error {
+            if (SE.convertToErrorCode() == std::errc::operation_canceled)
+              Code = 1;
+            return llvm::make_error<llvm::StringError>(SE.getMessage(),
+                                                       SE.convertToErrorCode());
+          });
+      return Fail(Code, std::move(E));
+    }
+    W.Applied = true;
+  }
+  return 0;
+}
