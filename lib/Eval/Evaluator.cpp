@@ -453,21 +453,7 @@ std::optional<TimerReport> readTimerReport(llvm::StringRef Path) {
 
 llvm::Expected<std::vector<double>>
 Evaluator::measureOnce(Built &B, bool Warmup, EvalResult *HotLinesInto) {
-  SandboxPolicy Policy;
-  Policy.Mode = Config.Sandbox;
-  Policy.Writable = {B.Dir->path()};
-  Policy.Uid = Policy.Gid = B.Dir->uid();
-  Policy.Hidden = {makeAbsolutePath(Config.TestsDir),
-                   std::string(llvm::sys::path::parent_path(Config.File)),
-                   makeAbsolutePath(Config.Command.Directory)};
-  if (!Config.ProjectRoot.empty())
-    Policy.Hidden.push_back(Config.ProjectRoot);
-  if (!Config.TimerPath.empty())
-    Policy.ReadOnly = {Config.TimerPath};
-  if (Config.Measure == MeasureMode::CudaKernel)
-    Policy.ReadOnly.push_back(Config.CuptiLibrary);
-  // A CUDA program needs the GPU's device nodes to run at all.
-  Policy.Devices = nvidiaDevices();
+  SandboxPolicy Policy = runPolicy(B);
   std::vector<double> Costs;
   auto Check = [](const ProcessResult &R) -> llvm::Error {
     if (R.succeeded())
@@ -617,6 +603,27 @@ bool EvalConfig::cudaProgram() const {
   return false;
 }
 
+SandboxPolicy Evaluator::runPolicy(const Built &B) const {
+  SandboxPolicy Policy;
+  Policy.Mode = Config.Sandbox;
+  Policy.Writable = {B.Dir->path()};
+  Policy.Uid = Policy.Gid = B.Dir->uid();
+  // The program never sees the expected outputs or the user's tree.
+  Policy.Hidden = {makeAbsolutePath(Config.TestsDir),
+                   std::string(llvm::sys::path::parent_path(Config.File)),
+                   makeAbsolutePath(Config.Command.Directory)};
+  if (!Config.ProjectRoot.empty())
+    Policy.Hidden.push_back(Config.ProjectRoot);
+  // The tool's own helpers stay visible even inside a hidden build folder.
+  if (!Config.TimerPath.empty())
+    Policy.ReadOnly.push_back(Config.TimerPath);
+  if (Config.Measure == MeasureMode::CudaKernel)
+    Policy.ReadOnly.push_back(Config.CuptiLibrary);
+  // A CUDA program needs the GPU's device nodes to run at all.
+  Policy.Devices = nvidiaDevices();
+  return Policy;
+}
+
 uint64_t Evaluator::memoryLimit() const {
   // The CUDA driver reserves far more address space than any host program
   // (unified addressing), so RLIMIT_AS would make every CUDA call fail.
@@ -669,17 +676,7 @@ llvm::Expected<double> Evaluator::measureKernels(Built &B, const ProcessSpec &S,
 
 void Evaluator::collectGpuMetrics(Built &B, llvm::StringRef Kernel,
                                   EvalResult &Out) {
-  SandboxPolicy Policy;
-  Policy.Mode = Config.Sandbox;
-  Policy.Writable = {B.Dir->path()};
-  Policy.Uid = Policy.Gid = B.Dir->uid();
-  Policy.Hidden = {makeAbsolutePath(Config.TestsDir),
-                   std::string(llvm::sys::path::parent_path(Config.File)),
-                   makeAbsolutePath(Config.Command.Directory)};
-  if (!Config.ProjectRoot.empty())
-    Policy.Hidden.push_back(Config.ProjectRoot);
-  Policy.ReadOnly = {Config.CuptiLibrary};
-  Policy.Devices = nvidiaDevices();
+  SandboxPolicy Policy = runPolicy(B);
   // One run of the first measured input (or the bench command): metrics
   // replay kernels many times, so they are never taken during timing.
   ProcessSpec S;
@@ -725,17 +722,7 @@ void Evaluator::collectGpuMetrics(Built &B, llvm::StringRef Kernel,
 EvalResult Evaluator::checkAndMeasure(Built &B, unsigned Repetitions,
                                       bool Verify) {
   EvalResult Out = B.Result;
-  SandboxPolicy Policy;
-  Policy.Mode = Config.Sandbox;
-  Policy.Writable = {B.Dir->path()};
-  Policy.Uid = Policy.Gid = B.Dir->uid();
-  // The program never sees the expected outputs or the user's tree.
-  Policy.Hidden = {makeAbsolutePath(Config.TestsDir),
-                   std::string(llvm::sys::path::parent_path(Config.File)),
-                   makeAbsolutePath(Config.Command.Directory)};
-  if (!Config.ProjectRoot.empty())
-    Policy.Hidden.push_back(Config.ProjectRoot);
-  Policy.Devices = nvidiaDevices();
+  SandboxPolicy Policy = runPolicy(B);
 
   if (Config.programMode()) {
     Out.TestsTotal = Tests.size();

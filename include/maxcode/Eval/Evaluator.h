@@ -127,6 +127,8 @@ private:
   EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool Verify);
   llvm::Expected<std::vector<double>> measureOnce(Built &B, bool Warmup,
                                                   EvalResult *HotLinesInto);
+  /// The sandbox of every run of \p B's program (checks, timing, metrics).
+  SandboxPolicy runPolicy(const Built &B) const;
   /// The address-space limit of a run (none for CUDA programs).
   uint64_t memoryLimit() const;
   /// Runs \p S under libmaxcode-cupti as a timed job (the GPU is never
