@@ -25,6 +25,30 @@ static bool isCudaFile(llvm::StringRef File) {
          llvm::sys::path::extension(File).equals_insensitive(".cuh");
 }
 
+namespace {
+/// A database that shares one its owner keeps using (the flags after `--`,
+/// made once per process).
+class SharedDatabase : public CompilationDatabase {
+public:
+  explicit SharedDatabase(std::shared_ptr<CompilationDatabase> DB)
+      : DB(std::move(DB)) {}
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef File) const override {
+    return DB->getCompileCommands(File);
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return DB->getAllFiles();
+  }
+  std::vector<clang::tooling::CompileCommand>
+  getAllCompileCommands() const override {
+    return DB->getAllCompileCommands();
+  }
+
+private:
+  std::shared_ptr<CompilationDatabase> DB;
+};
+} // namespace
+
 static LoadedDatabase wrap(std::unique_ptr<CompilationDatabase> DB,
                            std::string Origin) {
   LoadedDatabase L;
@@ -67,10 +91,11 @@ static llvm::Expected<LoadedDatabase> loadFromDirectory(llvm::StringRef Dir) {
 
 llvm::Expected<LoadedDatabase> maxcode::loadCompilationDatabase(
     llvm::StringRef BuildPath,
-    std::unique_ptr<CompilationDatabase> FlagsAfterDashDash,
+    std::shared_ptr<CompilationDatabase> FlagsAfterDashDash,
     llvm::ArrayRef<std::string> Sources) {
   if (FlagsAfterDashDash)
-    return wrap(std::move(FlagsAfterDashDash), "the flags after --");
+    return wrap(std::make_unique<SharedDatabase>(std::move(FlagsAfterDashDash)),
+                "the flags after --");
   if (!BuildPath.empty()) {
     if (!llvm::sys::fs::is_directory(BuildPath))
       return llvm::createStringError("build folder '" + BuildPath.str() +

@@ -64,27 +64,6 @@ bool maxcode::isGccCommand(llvm::ArrayRef<std::string> Argv) {
 }
 
 namespace {
-/// Shares the database made from the flags after "--".
-class SharedDatabase : public clang::tooling::CompilationDatabase {
-public:
-  explicit SharedDatabase(std::shared_ptr<CompilationDatabase> DB)
-      : DB(std::move(DB)) {}
-  std::vector<clang::tooling::CompileCommand>
-  getCompileCommands(llvm::StringRef File) const override {
-    return DB->getCompileCommands(File);
-  }
-  std::vector<std::string> getAllFiles() const override {
-    return DB->getAllFiles();
-  }
-  std::vector<clang::tooling::CompileCommand>
-  getAllCompileCommands() const override {
-    return DB->getAllCompileCommands();
-  }
-
-private:
-  std::shared_ptr<CompilationDatabase> DB;
-};
-
 int userError(llvm::raw_ostream &Err, const llvm::Twine &Message) {
   llvm::WithColor::error(Err, "clang-maxcode") << Message << "\n";
   return 1;
@@ -98,11 +77,8 @@ int maxcode::listVariantsMain(const ListVariantsOptions &Opts,
   auto Selection = RuleSelection::parse(Opts.Rules);
   if (!Selection)
     return userError(Err, llvm::toString(Selection.takeError()));
-  std::unique_ptr<clang::tooling::CompilationDatabase> Fixed;
-  if (Opts.FlagsAfterDashDash)
-    Fixed = std::make_unique<SharedDatabase>(Opts.FlagsAfterDashDash);
-  auto DB =
-      loadCompilationDatabase(Opts.BuildPath, std::move(Fixed), Opts.Sources);
+  auto DB = loadCompilationDatabase(Opts.BuildPath, Opts.FlagsAfterDashDash,
+                                    Opts.Sources);
   if (!DB)
     return userError(Err, llvm::toString(DB.takeError()));
   std::string File = makeAbsolutePath(Opts.Sources.front());

@@ -30,37 +30,13 @@
 using namespace maxcode;
 
 namespace {
-/// A database that shares the one the options hold (loaded once per run).
-class SharedDatabase : public clang::tooling::CompilationDatabase {
-public:
-  explicit SharedDatabase(std::shared_ptr<CompilationDatabase> DB)
-      : DB(std::move(DB)) {}
-  std::vector<clang::tooling::CompileCommand>
-  getCompileCommands(llvm::StringRef File) const override {
-    return DB->getCompileCommands(File);
-  }
-  std::vector<std::string> getAllFiles() const override {
-    return DB->getAllFiles();
-  }
-  std::vector<clang::tooling::CompileCommand>
-  getAllCompileCommands() const override {
-    return DB->getAllCompileCommands();
-  }
-
-private:
-  std::shared_ptr<CompilationDatabase> DB;
-};
-
 int userError(llvm::raw_ostream &Err, const llvm::Twine &Message) {
   llvm::WithColor::error(Err, "clang-maxcode") << Message << "\n";
   return 1;
 }
 
 llvm::Expected<LoadedDatabase> loadDatabase(const RunOptions &Opts) {
-  std::unique_ptr<clang::tooling::CompilationDatabase> Fixed;
-  if (Opts.FlagsAfterDashDash)
-    Fixed = std::make_unique<SharedDatabase>(Opts.FlagsAfterDashDash);
-  return loadCompilationDatabase(Opts.BuildPath, std::move(Fixed),
+  return loadCompilationDatabase(Opts.BuildPath, Opts.FlagsAfterDashDash,
                                  Opts.Sources);
 }
 

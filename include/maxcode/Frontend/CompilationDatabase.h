@@ -32,13 +32,14 @@ struct LoadedDatabase {
 };
 
 /// Loads the database for \p Sources. \p FlagsAfterDashDash is the database
-/// made from the flags after `--` (null if there was no `--`); it wins over
-/// \p BuildPath. Without either, compile_commands.json (or compile_flags.txt)
-/// is searched upward from each source, in each folder and its build/
-/// subfolder, as clangd does. Errors name the missing or malformed input.
+/// made from the flags after `--` (null if there was no `--`), which the
+/// caller may keep using; it wins over \p BuildPath. Without either,
+/// compile_commands.json (or compile_flags.txt) is searched upward from each
+/// source, in each folder and its build/ subfolder, as clangd does. Errors name
+/// the missing or malformed input.
 llvm::Expected<LoadedDatabase> loadCompilationDatabase(
     llvm::StringRef BuildPath,
-    std::unique_ptr<clang::tooling::CompilationDatabase> FlagsAfterDashDash,
+    std::shared_ptr<clang::tooling::CompilationDatabase> FlagsAfterDashDash,
     llvm::ArrayRef<std::string> Sources);
 
 /// The command used for one source, and how it was chosen.
