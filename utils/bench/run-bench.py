@@ -319,6 +319,10 @@ def markdown(result):
              % (meta["date"], meta["machine"], meta["cpus"],
                 meta["tool_version"], meta["budget"], meta["seed"],
                 meta["command"]))
+    if result.get("pending_configs"):
+        L.append("")
+        L.append("Partial: the run has not yet done %s."
+                 % ", ".join(result["pending_configs"]))
     L.append("")
     L.append("| configuration | problems | geomean | median | >= 1.1x | "
              + " | ".join("fast_%g" % p for p in FAST_P)
@@ -326,6 +330,8 @@ def markdown(result):
              "overhead/eval | >= human |")
     L.append("| --- " * (11 + len(FAST_P)) + "|")
     for name in result["configs"]:
+        if name not in result["aggregates"]:
+            continue
         a = result["aggregates"][name]
         L.append("| %s | %d | %.3fx | %.3fx | %.0f%% | %s | %d | %d | %d | "
                  "%.0f | %s | %s |" % (
@@ -379,6 +385,33 @@ def markdown(result):
                      eff["again_from_store"], eff["again_evaluations"],
                      eff["floor_s"]))
     return "\n".join(L) + "\n"
+
+
+def write_outputs(args, result, rows, curves, configs, pending):
+    """Writes bench.json, budget.svg and bench.md from the rows so far;
+    \p pending names the configurations still to run (the outputs then say
+    they are partial). Returns the markdown."""
+    curve = {}
+    for c in configs:
+        if curves[c]:
+            curve[c] = [geomean([cv[k] for cv in curves[c]])
+                        for k in range(args.budget)]
+    done = [c for c in configs if c not in pending]
+    result = dict(result, rows=rows, budget_curve=curve,
+                  aggregates={c: aggregate([r for r in rows
+                                            if r["config"] == c],
+                                           result["problems"])
+                              for c in done})
+    if pending:
+        result["pending_configs"] = pending
+    with open(os.path.join(args.out, "bench.json"), "w") as f:
+        json.dump(result, f, indent=2)
+    with open(os.path.join(args.out, "budget.svg"), "w") as f:
+        f.write(svg_plot(curve, args.budget))
+    md = markdown(result)
+    with open(os.path.join(args.out, "bench.md"), "w") as f:
+        f.write(md)
+    return md
 
 
 def main():
@@ -518,19 +551,14 @@ def main():
                 config, key, r["status"], r["speedup"], r["evaluations"],
                 r["wall_s"], "" if r["correct"] else "  WRONG"),
                 file=sys.stderr, flush=True)
+        # A run of hours that is stopped keeps what it measured.
+        write_outputs(args, dict(meta=meta, configs=configs, problems=pinfo,
+                                 problem_order=order, version=1),
+                      rows, curves, configs,
+                      ordered[ordered.index(config) + 1:])
 
-    curve = {}
-    for c in configs:
-        if curves[c]:
-            curve[c] = [geomean([cv[k] for cv in curves[c]])
-                        for k in range(args.budget)]
     result = {"version": 1, "meta": meta, "configs": configs,
-              "problems": pinfo, "problem_order": order, "rows": rows,
-              "aggregates": {c: aggregate([r for r in rows
-                                           if r["config"] == c], pinfo)
-                             for c in configs},
-              "budget_curve": curve}
-
+              "problems": pinfo, "problem_order": order}
     if not args.no_efficiency and not args.quick:
         p, key = problems[0], order[0]
         effs = os.path.join(work, "eff.sqlite")
@@ -547,18 +575,10 @@ def main():
             "again_from_store": again["from_store"],
             "again_evaluations": again["evaluations"],
             "floor_s": pinfo[key]["floor_s"] or 0.0}
-
-    with open(os.path.join(args.out, "bench.json"), "w") as f:
-        json.dump(result, f, indent=2)
-    with open(os.path.join(args.out, "budget.svg"), "w") as f:
-        f.write(svg_plot(curve, args.budget))
-    md = markdown(result)
-    with open(os.path.join(args.out, "bench.md"), "w") as f:
-        f.write(md)
+    md = write_outputs(args, result, rows, curves, configs, [])
     sys.stdout.write(md)
     shutil.rmtree(work, ignore_errors=True)
-    wrong = sum(a["wrong_output_winners"]
-                for a in result["aggregates"].values())
+    wrong = sum(1 for r in rows if r["winner_checked"] and not r["correct"])
     return 1 if wrong else 0
 
 
