@@ -131,3 +131,7 @@ if "SLURM_CONF" in os.environ:
     config.environment["SLURM_CONF"] = os.environ["SLURM_CONF"]
 if slurm_answers():
     config.available_features.add("slurm")
+
+# The tests that use the Slurm cluster take turns: one of them takes the
+# node down, which would end the jobs of any other running beside it.
+lit_config.parallelism_groups["slurm-cluster"] = 1

@@ -252,16 +252,55 @@ std::string Evaluator::cacheKey(const Variant &V, const Target &T) const {
   return llvm::toHex(H.final(), true);
 }
 
+/// \p S as text, with \p Dir (a scratch folder, whose name is random)
+/// replaced by a placeholder: the same job of another process that runs the
+/// same search reads the same.
+static std::string describeJob(const ProcessSpec &S, llvm::StringRef Dir) {
+  std::string Out;
+  auto Add = [&](llvm::StringRef Field) {
+    std::string F = Field.str();
+    for (size_t At = 0;
+         !Dir.empty() && (At = F.find(Dir.str(), At)) != std::string::npos;)
+      F.replace(At, Dir.size(), "@");
+    Out += F;
+    Out += '\0';
+  };
+  for (const std::string &A : S.Argv)
+    Add(A);
+  Add(S.WorkingDir);
+  Add(S.StdinFile);
+  for (const auto &[Name, Value] : S.Env)
+    Add(Name + "=" + Value);
+  return Out;
+}
+
 llvm::Expected<ProcessResult> Evaluator::runTracked(const ProcessSpec &S,
                                                     JobKind K, Built *For) {
-  auto R = Exec.run(S, K);
+  // Checks and timed runs of a variant get a key that a resumed search
+  // computes again (the same variant, run, input and repetition), so an
+  // executor whose jobs outlive this process can find them. Builds do not:
+  // what they make is in this process's scratch folder.
+  std::string Key;
+  if (For && For->Dir && K != JobKind::Build) {
+    llvm::SHA256 H;
+    H.update(Fingerprint + '\0' + For->Text + '\0' +
+             std::to_string(static_cast<int>(K)) + '\0' +
+             describeJob(S, For->Dir->path()));
+    Key = llvm::toHex(H.final(), true);
+    std::lock_guard<std::mutex> L(StatsMutex);
+    Key += "-" + std::to_string(JobsStarted[Key]++);
+  }
+  auto R = Exec.run(S, K, Key);
   if (R) {
     std::lock_guard<std::mutex> L(StatsMutex);
     ProcessTime += R->WallSeconds;
     // The baseline's own runs repeat with every comparison; only a
     // variant's jobs are recorded with its evaluation.
-    if (For && For != Baseline.get() && !R->JobId.empty())
+    if (For && For != Baseline.get() && !R->JobId.empty()) {
+      For->JobIds.insert(For->JobIds.end(), R->LostJobIds.begin(),
+                         R->LostJobIds.end());
       For->JobIds.push_back(R->JobId);
+    }
   }
   return R;
 }

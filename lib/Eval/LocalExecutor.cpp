@@ -23,8 +23,8 @@ public:
   llvm::StringRef name() const override { return "local"; }
   unsigned parallelism() const override { return Width; }
 
-  llvm::Expected<ProcessResult> run(const ProcessSpec &Spec,
-                                    JobKind Kind) override {
+  llvm::Expected<ProcessResult> run(const ProcessSpec &Spec, JobKind Kind,
+                                    llvm::StringRef) override {
     if (Kind == JobKind::Timed) {
       std::unique_lock<std::shared_mutex> Alone(Machine);
       return runProcess(Spec);

@@ -17,6 +17,7 @@
 #include "maxcode/Support/JobFile.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
@@ -24,6 +25,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 using namespace maxcode;
@@ -86,15 +88,30 @@ public:
   SlurmExecutor(unsigned Jobs, SlurmOptions Opts, std::string JobDir)
       : Width(Jobs ? Jobs : 1), Opts(std::move(Opts)),
         JobDir(std::move(JobDir)), Local(createLocalExecutor(Width)) {}
-  ~SlurmExecutor() override { (void)llvm::sys::fs::remove_directories(JobDir); }
+  ~SlurmExecutor() override {
+    (void)llvm::sys::fs::remove_directories(JobDir);
+    // Empty once every keyed job was seen to its end; an interrupted run
+    // leaves it for --resume.
+    if (!RunDir.empty() && !llvm::sys::fs::remove(RunDir))
+      (void)llvm::sys::fs::remove(llvm::sys::path::parent_path(RunDir));
+  }
 
   llvm::StringRef name() const override { return "slurm"; }
   unsigned parallelism() const override { return Width; }
 
-  llvm::Expected<ProcessResult> run(const ProcessSpec &Spec,
-                                    JobKind Kind) override {
+  void attachRun(llvm::StringRef RunKey, bool Resume) override {
+    llvm::SmallString<256> Dir(Opts.SharedDir);
+    llvm::sys::path::append(Dir, "maxcode-runs", RunKey);
+    if (llvm::sys::fs::create_directories(Dir))
+      return; // Jobs stay anonymous: nothing to re-attach to later.
+    RunDir = std::string(Dir);
+    Resuming = Resume;
+  }
+
+  llvm::Expected<ProcessResult> run(const ProcessSpec &Spec, JobKind Kind,
+                                    llvm::StringRef Key) override {
     if (Kind == JobKind::Build && !Opts.Builds)
-      return Local->run(Spec, Kind);
+      return Local->run(Spec, Kind, Key);
     {
       std::unique_lock<std::mutex> L(SlotsMutex);
       SlotFree.wait(L, [&] { return InFlight < Width; });
@@ -107,27 +124,60 @@ public:
       }
       SlotFree.notify_one();
     };
+    llvm::SmallString<256> Stem;
+    if (!Key.empty() && !RunDir.empty()) {
+      Stem = RunDir;
+      llvm::sys::path::append(Stem, Key);
+      if (Resuming)
+        if (std::optional<ProcessResult> R = reattach(Stem, Kind, Spec)) {
+          Release();
+          return std::move(*R);
+        }
+    } else {
+      Stem = JobDir;
+      llvm::sys::path::append(Stem, "job-" + std::to_string(NextJob++));
+    }
     // A job lost with its node is not the variant's doing: it is tried once
     // more before it counts.
     bool NodeLost = false;
-    auto R = runJob(Spec, Kind, NodeLost);
+    std::string LostJob;
+    auto R = runJob(Spec, Kind, Stem, NodeLost, LostJob);
     if (!R && NodeLost) {
+      std::string Lost = LostJob;
       llvm::consumeError(R.takeError());
-      R = runJob(Spec, Kind, NodeLost);
+      R = runJob(Spec, Kind, Stem, NodeLost, LostJob);
+      if (R)
+        R->LostJobIds.push_back(Lost);
     }
     Release();
     return R;
   }
 
 private:
+  /// One srun of the job; \p NodeLost and \p JobId say, when it fails,
+  /// whether Slurm lost it with its node and which job it was.
   llvm::Expected<ProcessResult> runJob(const ProcessSpec &Spec, JobKind Kind,
-                                       bool &NodeLost);
+                                       llvm::StringRef Stem, bool &NodeLost,
+                                       std::string &JobId);
+  /// A resumed run's job \p Stem, started by the interrupted process: waits
+  /// for it if it still runs, and gives its result if it has one. A timed
+  /// run's result is never taken (a measurement counts only beside the
+  /// baseline runs interleaved with it, and its files were in the other
+  /// process's scratch folder), but a timed job still running is waited for,
+  /// so that measured runs never share a node. None: submit the job anew.
+  std::optional<ProcessResult> reattach(llvm::StringRef Stem, JobKind Kind,
+                                        const ProcessSpec &Spec);
   JobState queryState(llvm::StringRef JobId);
+  /// The controller's view of a job right now; empty when it cannot say.
+  JobState queryOnce(llvm::StringRef JobId);
 
   unsigned Width;
   SlurmOptions Opts;
   std::string JobDir;
   std::unique_ptr<Executor> Local;
+  /// Keyed jobs of the search's run (attachRun); empty: all are anonymous.
+  std::string RunDir;
+  bool Resuming = false;
   std::atomic<unsigned> NextJob{0};
   std::mutex SlotsMutex;
   std::condition_variable SlotFree;
@@ -137,57 +187,103 @@ private:
 } // namespace
 
 JobState SlurmExecutor::queryState(llvm::StringRef JobId) {
-  static const llvm::Regex StateRe("JobState=([A-Z_]+)");
-  static const llvm::Regex ReasonRe("Reason=([^ ]+)");
-  JobState S;
   // srun can return while the controller still says COMPLETING; it settles
   // within a few seconds.
   auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (true) {
-    ProcessSpec Q;
-    Q.Argv = {Opts.Scontrol, "-o", "show", "job", JobId.str()};
-    Q.Limits.WallSeconds = 30;
-    auto R = runProcess(Q);
-    llvm::SmallVector<llvm::StringRef, 2> M;
-    if (R && R->succeeded() && StateRe.match(R->Stdout, &M)) {
-      S.State = M[1].str();
-      if (ReasonRe.match(R->Stdout, &M))
-        S.Reason = M[1].str();
-    } else {
-      if (!R)
-        llvm::consumeError(R.takeError());
-      // The controller has forgotten the job (MinJobAge): ask accounting.
-      ProcessSpec A;
-      A.Argv = {Opts.Sacct,
-                "-j",
-                JobId.str(),
-                "-X",
-                "-n",
-                "-P",
-                "--format=State,Reason"};
-      A.Limits.WallSeconds = 30;
-      auto AR = runProcess(A);
-      if (AR && AR->succeeded()) {
-        llvm::StringRef Line = llvm::StringRef(AR->Stdout).split('\n').first;
-        auto [State, Reason] = Line.split('|');
-        // "CANCELLED by 1000": the state is the first word.
-        S.State = State.split(' ').first.trim().str();
-        S.Reason = Reason.trim().str();
-      } else if (!AR) {
-        llvm::consumeError(AR.takeError());
-      }
-    }
+    JobState S = queryOnce(JobId);
     if (isFinalState(S.State) || std::chrono::steady_clock::now() > Deadline)
       return S;
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
 }
 
-llvm::Expected<ProcessResult>
-SlurmExecutor::runJob(const ProcessSpec &Spec, JobKind Kind, bool &NodeLost) {
+JobState SlurmExecutor::queryOnce(llvm::StringRef JobId) {
+  static const llvm::Regex StateRe("JobState=([A-Z_]+)");
+  static const llvm::Regex ReasonRe("Reason=([^ ]+)");
+  JobState S;
+  ProcessSpec Q;
+  Q.Argv = {Opts.Scontrol, "-o", "show", "job", JobId.str()};
+  Q.Limits.WallSeconds = 30;
+  auto R = runProcess(Q);
+  llvm::SmallVector<llvm::StringRef, 2> M;
+  if (R && R->succeeded() && StateRe.match(R->Stdout, &M)) {
+    S.State = M[1].str();
+    if (ReasonRe.match(R->Stdout, &M))
+      S.Reason = M[1].str();
+  } else {
+    if (!R)
+      llvm::consumeError(R.takeError());
+    // The controller has forgotten the job (MinJobAge): ask accounting.
+    ProcessSpec A;
+    A.Argv = {Opts.Sacct,
+              "-j",
+              JobId.str(),
+              "-X",
+              "-n",
+              "-P",
+              "--format=State,Reason"};
+    A.Limits.WallSeconds = 30;
+    auto AR = runProcess(A);
+    if (AR && AR->succeeded()) {
+      llvm::StringRef Line = llvm::StringRef(AR->Stdout).split('\n').first;
+      auto [State, Reason] = Line.split('|');
+      // "CANCELLED by 1000": the state is the first word.
+      S.State = State.split(' ').first.trim().str();
+      S.Reason = Reason.trim().str();
+    } else if (!AR) {
+      llvm::consumeError(AR.takeError());
+    }
+  }
+  return S;
+}
+
+std::optional<ProcessResult> SlurmExecutor::reattach(llvm::StringRef Stem,
+                                                     JobKind Kind,
+                                                     const ProcessSpec &Spec) {
+  std::string JobId;
+  if (auto Buf = llvm::MemoryBuffer::getFile(Stem + ".jobid"))
+    JobId = (*Buf)->getBuffer().trim().str();
+  if (JobId.empty())
+    return std::nullopt; // Never started: nothing to attach to.
+  // Still queued or running: wait for it, as its srun would have.
+  while (!llvm::sys::fs::exists(Stem + ".result.json")) {
+    if (Spec.Cancel && Spec.Cancel->load())
+      return std::nullopt;
+    JobState S = queryOnce(JobId);
+    if (S.State.empty() || isFinalState(S.State)) {
+      // Ended: its result, if it wrote one, is there by now.
+      if (!llvm::sys::fs::exists(Stem + ".result.json"))
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  if (Kind == JobKind::Timed) {
+    removeJobFiles(Stem);
+    return std::nullopt;
+  }
+  auto R = readJobResult(Stem);
+  removeJobFiles(Stem);
+  if (!R) {
+    // Lost with its node, cancelled, or killed before it wrote anything.
+    llvm::consumeError(R.takeError());
+    return std::nullopt;
+  }
+  if (R->Cancelled)
+    return std::nullopt;
+  R->JobId = JobId;
+  return std::move(*R);
+}
+
+llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
+                                                    JobKind Kind,
+                                                    llvm::StringRef Stem,
+                                                    bool &NodeLost,
+                                                    std::string &JobId) {
   NodeLost = false;
-  llvm::SmallString<256> Stem(JobDir);
-  llvm::sys::path::append(Stem, "job-" + std::to_string(NextJob++));
+  // Left by an earlier process that was not resumed, or by the lost try.
+  removeJobFiles(Stem);
   if (llvm::Error E = writeJobSpec(Stem, Spec))
     return std::move(E);
   auto Cleanup = [&] { removeJobFiles(Stem); };
@@ -206,7 +302,7 @@ SlurmExecutor::runJob(const ProcessSpec &Spec, JobKind Kind, bool &NodeLost) {
   if (Kind == JobKind::Timed)
     Srun.Argv.push_back("--exclusive");
   Srun.Argv.push_back(Opts.JobRunner);
-  Srun.Argv.push_back(std::string(Stem));
+  Srun.Argv.push_back(Stem.str());
   // No deadline here: the job's own limits (the spec's, inside the job, and
   // --time) end it; time in the queue is not the program's.
   Srun.Limits.OutputBytes = 1 << 20;
@@ -217,7 +313,7 @@ SlurmExecutor::runJob(const ProcessSpec &Spec, JobKind Kind, bool &NodeLost) {
     return llvm::createStringError("cannot run srun: " +
                                    llvm::toString(R.takeError()));
   }
-  std::string JobId = parseJobId(R->Stderr);
+  JobId = parseJobId(R->Stderr);
   if (R->Cancelled) {
     // Stopped on our side (an editor's "stop"): the job goes too.
     if (!JobId.empty()) {

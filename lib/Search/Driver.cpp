@@ -18,11 +18,13 @@
 #include "maxcode/Search/RolloutStore.h"
 #include "maxcode/Search/RunOutput.h"
 #include "maxcode/Support/Diff.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -447,6 +449,19 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   if (Opts.Resume && !Resumed)
     llvm::WithColor::note(Err, "clang-maxcode")
         << "no unfinished run of this search in the store; starting anew\n";
+  {
+    // The run's jobs are named after the store and the run, so that a
+    // resumed run finds those its interrupted process left running.
+    std::string StorePath =
+        Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath;
+    llvm::SmallString<256> Abs(StorePath);
+    (void)llvm::sys::fs::make_absolute(Abs);
+    llvm::SHA256 H;
+    H.update(Abs.str());
+    S.Exec->attachRun(llvm::toHex(H.final(), true).substr(0, 16) + "-run" +
+                          std::to_string(*Run),
+                      Resumed);
+  }
 
   EvaluatorBackend Backend(*S.Eval);
   if (LLM.Proposer)

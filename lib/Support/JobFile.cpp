@@ -175,6 +175,6 @@ llvm::Expected<ProcessResult> maxcode::readJobResult(llvm::StringRef Stem) {
 void maxcode::removeJobFiles(llvm::StringRef Stem) {
   for (const char *Suffix :
        {".spec.json", ".result.json", ".stdout", ".stderr", ".result.json.tmp",
-        ".stdout.tmp", ".stderr.tmp", ".spec.json.tmp"})
+        ".stdout.tmp", ".stderr.tmp", ".spec.json.tmp", ".jobid"})
     (void)llvm::sys::fs::remove(Stem + Suffix);
 }

@@ -26,6 +26,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 
 using namespace maxcode;
 
@@ -49,6 +50,14 @@ int main(int argc, char **argv) {
     llvm::WithColor::error(llvm::errs(), "maxcode-job")
         << llvm::toString(Spec.takeError()) << "\n";
     return 125;
+  }
+  // Which job this is, for a resumed search that looks for it while it
+  // runs (the process that submitted it may be gone).
+  if (const char *Id = std::getenv("SLURM_JOB_ID")) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS((Stem + ".jobid").str(), EC);
+    if (!EC)
+      OS << Id << "\n";
   }
   Spec->Cancel = &Stop;
   auto R = runProcess(*Spec);

@@ -4,16 +4,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "maxcode/Eval/EvalCache.h"
 #include "maxcode/Eval/Evaluator.h"
+#include "maxcode/Eval/EvalCache.h"
 #include "maxcode/Eval/OutputCheck.h"
 #include "maxcode/Eval/Statistics.h"
 #include "maxcode/Rewrite/Scope.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+
+#include <mutex>
+#include <set>
 
 using namespace maxcode;
 using ::testing::Contains;
@@ -203,6 +207,92 @@ TEST(EvaluatorTest, ParsesCompilerDiagnostics) {
   D = parseCompilerOutput(Log, "/s/k.cu");
   ASSERT_EQ(D.size(), 1u);
   EXPECT_EQ(D[0].Line, 7u);
+}
+
+/// Runs every job on this machine and remembers the key each one was given.
+class KeyRecorder : public Executor {
+public:
+  llvm::StringRef name() const override { return "recorder"; }
+  unsigned parallelism() const override { return 1; }
+  llvm::Expected<ProcessResult> run(const ProcessSpec &Spec, JobKind Kind,
+                                    llvm::StringRef Key) override {
+    {
+      std::lock_guard<std::mutex> L(M);
+      Keys.push_back({Kind, Key.str()});
+    }
+    return Local->run(Spec, Kind, Key);
+  }
+  std::mutex M;
+  std::vector<std::pair<JobKind, std::string>> Keys;
+  std::unique_ptr<Executor> Local = createLocalExecutor(1);
+};
+
+// A resumed search finds the jobs its interrupted process started only if a
+// second evaluator names the same jobs the same way, although its scratch
+// folders have other names; repeated timed runs must still differ.
+TEST(EvaluatorTest, JobKeysAreTheSameInAnotherEvaluator) {
+  // In the working folder, not the temporary one: lit's is private to
+  // root, and builds and runs go as the unprivileged sandbox user.
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::current_path(Dir));
+  llvm::sys::path::append(Dir, "maxcode-keys-%%%%%%");
+  llvm::sys::fs::createUniquePath(Dir, Dir, /*MakeAbsolute=*/false);
+  ASSERT_FALSE(llvm::sys::fs::create_directory(Dir, /*IgnoreExisting=*/false,
+                                               llvm::sys::fs::all_read |
+                                                   llvm::sys::fs::all_exe |
+                                                   llvm::sys::fs::owner_all));
+  auto Remove =
+      llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(Dir); });
+  std::string Source = (Dir + "/prog.cpp").str();
+  const char *Text = "#include <cstdio>\nint main() { std::puts(\"1\"); }\n";
+  for (auto [Path, Body] : {std::pair<std::string, std::string>{Source, Text},
+                            {(Dir + "/tests/input.1.txt").str(), ""},
+                            {(Dir + "/tests/output.1.txt").str(), "1\n"}}) {
+    ASSERT_FALSE(
+        llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Path)));
+    std::error_code EC;
+    llvm::raw_fd_ostream(Path, EC) << Body;
+    ASSERT_FALSE(EC);
+  }
+  EvalConfig C;
+  C.File = Source;
+  C.Command.Directory = std::string(Dir);
+  C.Command.Filename = Source;
+  C.Command.CommandLine = {"g++", "-std=c++17", "-O1", Source};
+  C.TestsDir = (Dir + "/tests").str();
+  C.Scope = EditScope::File;
+  C.Repetitions = 2;
+  C.ScratchRoot = std::string(Dir);
+  Variant V;
+  V.Text = std::string(Text) + "// a comment\n";
+  Target T;
+  T.Name = "main";
+  T.File = Source;
+
+  std::vector<std::vector<std::pair<JobKind, std::string>>> Runs;
+  for (int I = 0; I < 2; ++I) {
+    KeyRecorder Rec;
+    auto E = Evaluator::create(C, Rec);
+    ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
+    if (llvm::Error Err = (*E)->prepareBaseline())
+      FAIL() << llvm::toString(std::move(Err));
+    EvalResult R = (*E)->evaluate(V, T);
+    EXPECT_EQ(R.Status, EvalStatus::Ok) << R.Reason;
+    Runs.push_back(Rec.Keys);
+  }
+  EXPECT_EQ(Runs[0], Runs[1]);
+  std::set<std::string> Seen;
+  unsigned Timed = 0;
+  for (const auto &[Kind, Key] : Runs[0]) {
+    if (Kind == JobKind::Build) {
+      EXPECT_EQ(Key, ""); // What a build makes stays in its process.
+      continue;
+    }
+    Timed += Kind == JobKind::Timed;
+    EXPECT_NE(Key, "");
+    EXPECT_TRUE(Seen.insert(Key).second) << "two jobs named " << Key;
+  }
+  EXPECT_GE(Timed, 4u);
 }
 
 TEST(EvalCacheTest, RoundTripsThroughSQLite) {

@@ -8,6 +8,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
 using namespace maxcode;
@@ -77,6 +78,12 @@ TEST_F(JobFileTest, ResultKeepsRawOutput) {
   EXPECT_EQ(Back->MaxRSSBytes, 123456789u);
   EXPECT_EQ(Back->Stdout, R.Stdout);
   EXPECT_EQ(Back->Stderr, R.Stderr);
+  // The job's id, as maxcode-job writes it, goes with the rest.
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream((Stem + ".jobid").str(), EC) << "12\n";
+    ASSERT_FALSE(EC);
+  }
   removeJobFiles(Stem);
   std::error_code EC;
   EXPECT_EQ(llvm::sys::fs::directory_iterator(Dir, EC),

@@ -24,6 +24,7 @@
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Rewrite/Variant.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringMap.h"
 #include <memory>
 #include <mutex>
 
@@ -158,6 +159,9 @@ private:
   std::string Fingerprint;
   mutable std::mutex StatsMutex;
   double ProcessTime = 0;
+  /// How many jobs of each kind and text were started, so that repeated
+  /// runs (timing repetitions) get keys of their own (runTracked).
+  llvm::StringMap<unsigned> JobsStarted;
 };
 
 } // namespace maxcode

@@ -34,9 +34,17 @@ public:
   virtual llvm::StringRef name() const = 0;
   /// How many jobs may be in flight at once.
   virtual unsigned parallelism() const = 0;
-  /// Runs one job to completion (blocking; thread-safe).
-  virtual llvm::Expected<ProcessResult> run(const ProcessSpec &Spec,
-                                            JobKind Kind) = 0;
+  /// Runs one job to completion (blocking; thread-safe). \p Key, when not
+  /// empty, names the job the same way in every process that runs the same
+  /// search (see attachRun); jobs without one are anonymous.
+  virtual llvm::Expected<ProcessResult>
+  run(const ProcessSpec &Spec, JobKind Kind, llvm::StringRef Key) = 0;
+  /// Says which run of the store the jobs belong to, once it is known.
+  /// \p Resume: the run continues one that was interrupted, whose keyed jobs
+  /// may still be running or may have finished unseen. Jobs that outlive
+  /// the process (Slurm's) are then re-attached to; the local executor's die
+  /// with it, so it has nothing to do.
+  virtual void attachRun(llvm::StringRef RunKey, bool Resume) {}
 };
 
 /// Runs jobs on this machine: up to \p Jobs builds and checks at once, timed

@@ -12,7 +12,9 @@
 ///
 /// A job's files share one stem: STEM.spec.json (the spec), STEM.result.json
 /// (exit status, times), STEM.stdout and STEM.stderr (the captured output,
-/// raw bytes, which JSON could not carry).
+/// raw bytes, which JSON could not carry), and STEM.jobid (the scheduler's
+/// id of the job, written by the job as it starts, so that another process
+/// can find the job while it runs).
 ///
 //===----------------------------------------------------------------------===//
 

@@ -74,6 +74,8 @@ struct ProcessResult {
   /// The scheduler's id of the job that ran the process (Slurm); empty when
   /// it ran on this machine.
   std::string JobId;
+  /// Jobs that ran the process before JobId and were lost with their node.
+  std::vector<std::string> LostJobIds;
 
   bool succeeded() const {
     return !TimedOut && !OutputLimitExceeded && !Cancelled && Signal == 0 &&
