@@ -51,6 +51,13 @@ std::vector<std::string> maxcode::getHostPragmaFeatures() {
   return Out;
 }
 
+bool maxcode::buildsWithGcc(const clang::tooling::CompileCommand &Command,
+                            llvm::StringRef File) {
+  return isGccCommand(variantCompileCommand(Command, File, File, "a.out",
+                                            /*Link=*/false,
+                                            /*DebugInfo=*/false));
+}
+
 bool maxcode::isGccCommand(llvm::ArrayRef<std::string> Argv) {
   if (Argv.empty())
     return false;
@@ -104,8 +111,7 @@ int maxcode::listVariantsMain(const ListVariantsOptions &Opts,
   bool Cuda = Parsed->AST->getLangOpts().CUDA;
   R.Options.Scope = Opts.Scope ? *Opts.Scope
                                : (Cuda ? EditScope::Target : EditScope::File);
-  R.Options.CompilerIsGCC = isGccCommand(variantCompileCommand(
-      RC.Command, File, File, "a.out", /*Link=*/false, /*DebugInfo=*/false));
+  R.Options.CompilerIsGCC = buildsWithGcc(RC.Command, File);
   R.Options.HostFeatures = getHostPragmaFeatures();
   R.MaxCount = Opts.MaxCount;
   R.Seed = Opts.Seed;

@@ -396,7 +396,9 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   if (!Selection)
     return userError(Err, llvm::toString(Selection.takeError()));
   RuleOptions RO;
-  RO.CompilerIsGCC = isGccCommand(S.RC.Command.CommandLine);
+  // The compiler that builds the variants, not the command's first word:
+  // the flags after `--` name none, and g++ builds them.
+  RO.CompilerIsGCC = buildsWithGcc(S.RC.Command, S.File);
   RO.Scope = S.Eval->config().Scope;
   RO.HostFeatures = getHostPragmaFeatures();
   RulesProposer Proposer(S.RC.Command, S.File, Opts.Parse,

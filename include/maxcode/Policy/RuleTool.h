@@ -38,6 +38,12 @@ std::vector<std::string> getHostPragmaFeatures();
 /// clang or nvcc.
 bool isGccCommand(llvm::ArrayRef<std::string> Argv);
 
+/// True when the evaluator builds variants of \p File, whose command is
+/// \p Command, with GCC: the command's own compiler, or g++ for the flags
+/// given after `--` (which name none). What the GCC-only rules ask.
+bool buildsWithGcc(const clang::tooling::CompileCommand &Command,
+                   llvm::StringRef File);
+
 struct ListVariantsOptions {
   std::vector<std::string> Sources; ///< Exactly one.
   std::string BuildPath;
