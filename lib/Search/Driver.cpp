@@ -568,7 +568,7 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   }
   Out << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}) by "
                        "{3}\n",
-                       Speedup, Noise * 100, Unit, W->V.Description);
+                       Speedup, Noise * 100, Unit, winnerDescription(R));
   std::string Rel = llvm::sys::path::filename(S.File).str();
   Out << unifiedDiff(S.Eval->originalText(), NewText, "a/" + Rel, "b/" + Rel);
   if (Written.Applied)

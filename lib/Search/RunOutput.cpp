@@ -8,12 +8,25 @@
 #include "maxcode/Policy/CritiqueTags.h"
 #include "maxcode/Search/Driver.h"
 #include "maxcode/Support/Diff.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace maxcode;
+
+std::string maxcode::winnerDescription(const SearchResult &R) {
+  std::vector<llvm::StringRef> Steps;
+  for (int I = R.Winner; I >= 0 && R.Nodes[I].Parent >= 0;
+       I = R.Nodes[I].Parent)
+    if (!R.Nodes[I].V.Description.empty())
+      Steps.push_back(R.Nodes[I].V.Description);
+  std::reverse(Steps.begin(), Steps.end());
+  return llvm::join(Steps, "; then ");
+}
 
 SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
                                        llvm::StringRef Diff) {
@@ -128,11 +141,11 @@ int maxcode::writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
     std::string Message = "no verified improvement";
     if (S.Improved) {
       const Node &Winner = S.Result.Nodes[S.Result.Winner];
-      Message =
-          llvm::formatv("{0}: verified speedup {1:f3}x ({2}) by {3}", S.T.Name,
-                        S.Result.Verification->Ratio,
-                        measureModeName(Opts.Measure), Winner.V.Description)
-              .str();
+      Message = llvm::formatv("{0}: verified speedup {1:f3}x ({2}) by {3}",
+                              S.T.Name, S.Result.Verification->Ratio,
+                              measureModeName(Opts.Measure),
+                              winnerDescription(S.Result))
+                    .str();
     }
     if (llvm::Error E = exportFixes(*W.Fixes, Opts.ExportFixes, Message))
       return Fail(2, std::move(E));

@@ -41,6 +41,11 @@ struct FinishedSearch {
   TokenUsage LLMTokens;
 };
 
+/// What the winner of \p R changed: the description of every step on its
+/// path from the original, first step first (a winner is often a rule
+/// applied on top of others, and its own description names only the last).
+std::string winnerDescription(const SearchResult &R);
+
 /// The report of \p S (winner diff \p Diff, output mode from the options).
 SearchReport makeSearchReport(const FinishedSearch &S, llvm::StringRef Diff);
 
