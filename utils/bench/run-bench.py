@@ -549,7 +549,8 @@ def main():
             rows.append(r)
             print("%-16s %-14s %-15s %6.3fx %3d evals %6.1f s%s" % (
                 config, key, r["status"], r["speedup"], r["evaluations"],
-                r["wall_s"], "" if r["correct"] else "  WRONG"),
+                r["wall_s"],
+                "  WRONG" if r["winner_checked"] and not r["correct"] else ""),
                 file=sys.stderr, flush=True)
         # A run of hours that is stopped keeps what it measured.
         write_outputs(args, dict(meta=meta, configs=configs, problems=pinfo,
