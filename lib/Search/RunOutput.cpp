@@ -140,7 +140,6 @@ int maxcode::writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
   if (!Opts.ExportFixes.empty()) {
     std::string Message = "no verified improvement";
     if (S.Improved) {
-      const Node &Winner = S.Result.Nodes[S.Result.Winner];
       Message = llvm::formatv("{0}: verified speedup {1:f3}x ({2}) by {3}",
                               S.T.Name, S.Result.Verification->Ratio,
                               measureModeName(Opts.Measure),
