@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Frontend/Target.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -88,53 +89,12 @@ maxcode::selectTargets(const std::vector<Target> &Ranked,
   return Out;
 }
 
-namespace {
-/// A one-entry database: the adjusted command for the one file parsed.
-class SingleCommandDatabase : public tooling::CompilationDatabase {
-public:
-  explicit SingleCommandDatabase(tooling::CompileCommand C)
-      : Command(std::move(C)) {}
-  std::vector<tooling::CompileCommand>
-  getCompileCommands(llvm::StringRef) const override {
-    return {Command};
-  }
-  std::vector<std::string> getAllFiles() const override {
-    return {Command.Filename};
-  }
-
-private:
-  tooling::CompileCommand Command;
-};
-} // namespace
-
-namespace {
-/// Prints diagnostics and notes whether an error was a syntax error.
-class SyntaxAwarePrinter : public TextDiagnosticPrinter {
-public:
-  using TextDiagnosticPrinter::TextDiagnosticPrinter;
-  bool SawSyntaxError = false;
-  void HandleDiagnostic(DiagnosticsEngine::Level Level,
-                        const Diagnostic &Info) override {
-    if (Level >= DiagnosticsEngine::Error) {
-      llvm::StringRef Category = DiagnosticIDs::getCategoryNameFromID(
-          DiagnosticIDs::getCategoryNumberForDiag(Info.getID()));
-      if (Category == "Parse Issue" ||
-          Category == "Lexical or Preprocessor Issue")
-        SawSyntaxError = true;
-    }
-    TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
-  }
-};
-} // namespace
-
 llvm::Expected<ParsedFile>
 maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
                    const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
                    std::optional<llvm::StringRef> Contents, bool *SyntaxError) {
-  tooling::CompileCommand Adjusted = Command;
-  Adjusted.Filename = File.str();
-  Adjusted.CommandLine = adjustForParsing(Command.CommandLine, File,
-                                          Command.Directory, Settings);
+  tooling::CompileCommand Adjusted =
+      adjustedParseCommand(Command, File, Settings);
   SingleCommandDatabase DB(Adjusted);
   tooling::ClangTool Tool(DB, {File.str()});
   if (Contents)

@@ -1,0 +1,61 @@
+//===-- maxcode/Frontend/ParseSupport.h - Running Clang on one file -*- C++
+//-*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// The pieces every parse of one main file shares (target discovery, the
+/// static screen of variants): the command adjusted for Clang, a one-entry
+/// compile database for ClangTool, and a diagnostic printer that tells a
+/// syntax error (the text is not C++) from a semantic one.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_FRONTEND_PARSESUPPORT_H
+#define MAXCODE_FRONTEND_PARSESUPPORT_H
+
+#include "maxcode/Frontend/NvccAdjuster.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/CompilationDatabase.h"
+
+namespace maxcode {
+
+/// \p Command adjusted for parsing \p File with Clang (adjustForParsing).
+clang::tooling::CompileCommand
+adjustedParseCommand(const clang::tooling::CompileCommand &Command,
+                     llvm::StringRef File, const ParseSettings &Settings);
+
+/// A one-entry database: the adjusted command for the one file parsed.
+class SingleCommandDatabase : public clang::tooling::CompilationDatabase {
+public:
+  explicit SingleCommandDatabase(clang::tooling::CompileCommand C)
+      : Command(std::move(C)) {}
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef) const override {
+    return {Command};
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return {Command.Filename};
+  }
+
+private:
+  clang::tooling::CompileCommand Command;
+};
+
+/// Whether a diagnostic is a parse or lexical one, as opposed to semantic.
+bool isSyntaxDiagnostic(const clang::Diagnostic &Info);
+
+/// Prints diagnostics and notes whether an error was a syntax error.
+class SyntaxAwarePrinter : public clang::TextDiagnosticPrinter {
+public:
+  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+  bool SawSyntaxError = false;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override;
+};
+
+} // namespace maxcode
+
+#endif // MAXCODE_FRONTEND_PARSESUPPORT_H
