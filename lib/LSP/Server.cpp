@@ -27,11 +27,11 @@
 #include "JSONUtil.h"
 #include "maxcode/Frontend/CompilationDatabase.h"
 #include "maxcode/Frontend/Target.h"
-#include "maxcode/LSP/Config.h"
 #include "maxcode/LSP/Logger.h"
 #include "maxcode/LSP/OptimizeRunner.h"
 #include "maxcode/LSP/Protocol.h"
 #include "maxcode/LSP/Transport.h"
+#include "maxcode/Support/Config.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -891,14 +891,21 @@ void Server::Impl::onExecuteCommand(const json &ID, const json &Params) {
                       quoteName(FileName) +
                       (NoTargets.empty() ? "" : ": " + NoTargets));
 
-  SearchOptions Options;
+  // The user's configuration, then the repository's (which may not say
+  // where code, data or secrets go), then the editor's settings.
+  std::vector<std::string> ConfigWarnings;
+  std::string ConfigFile;
+  auto FromFiles = loadConfiguration(Path, ConfigWarnings, &ConfigFile);
+  if (!FromFiles)
+    return Refuse(MessageError, llvm::toString(FromFiles.takeError()));
+  for (const std::string &W : ConfigWarnings) {
+    Log.info(W);
+    notify("window/showMessage", {{"type", MessageWarning}, {"message", W}});
+  }
+  SearchOptions Options = std::move(*FromFiles);
   std::string WorkingDir;
-  if (std::optional<std::string> ConfigFile = findConfigFile(Path)) {
-    auto FromFile = loadConfigFile(*ConfigFile);
-    if (!FromFile)
-      return Refuse(MessageError, llvm::toString(FromFile.takeError()));
-    Options = std::move(*FromFile);
-    WorkingDir = llvm::sys::path::parent_path(*ConfigFile).str();
+  if (!ConfigFile.empty()) {
+    WorkingDir = llvm::sys::path::parent_path(ConfigFile).str();
   } else if (!WorkspaceRoot.empty() &&
              llvm::StringRef(Path).starts_with(WorkspaceRoot + "/")) {
     WorkingDir = WorkspaceRoot;

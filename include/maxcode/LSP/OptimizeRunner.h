@@ -17,7 +17,7 @@
 #ifndef MAXCODE_LSP_OPTIMIZERUNNER_H
 #define MAXCODE_LSP_OPTIMIZERUNNER_H
 
-#include "maxcode/LSP/Config.h"
+#include "maxcode/Support/Config.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
