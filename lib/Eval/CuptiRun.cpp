@@ -104,6 +104,8 @@ maxcode::profileKernels(llvm::StringRef Command, llvm::StringRef WorkDir,
   auto Cleanup = llvm::make_scope_exit(
       [&] { (void)llvm::sys::fs::remove_directories(Dir); });
   ProcessSpec Spec;
+  // The user's own command, unmodified: it keeps the user's environment.
+  Spec.InheritEnvironment = true;
   Spec.Argv = {"/bin/sh", "-c", Command.str()};
   Spec.WorkingDir = WorkDir.str();
   Spec.Env = cuptiEnvironment(Library, Dir, CuptiPass::Timing);

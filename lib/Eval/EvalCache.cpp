@@ -39,6 +39,8 @@ Value maxcode::toJSON(const EvalResult &R) {
            {"build_seconds", R.BuildSeconds},
            {"tests_passed", R.TestsPassed},
            {"tests_total", R.TestsTotal},
+           {"held_out_passed", R.HeldOutPassed},
+           {"held_out_total", R.HeldOutTotal},
            {"cost_unit", R.CostUnit},
            {"baseline_cost", R.BaselineCost},
            {"variant_cost", R.VariantCost},
@@ -55,6 +57,10 @@ Value maxcode::toJSON(const EvalResult &R) {
            {"notes", std::move(Notes)}};
   if (!Jobs.empty())
     O["slurm_jobs"] = std::move(Jobs);
+  if (R.CrossRatio)
+    O["cross_check"] = Object{{"measure", R.CrossMeasure},
+                              {"ratio", R.CrossRatio},
+                              {"suspect", R.Suspect}};
   if (R.FirstFailure)
     O["first_failure"] = Object{{"test", R.FirstFailure->Test},
                                 {"line", R.FirstFailure->Line},
@@ -85,6 +91,8 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
   R.BuildSeconds = Num("build_seconds");
   R.TestsPassed = unsigned(Num("tests_passed"));
   R.TestsTotal = unsigned(Num("tests_total"));
+  R.HeldOutPassed = unsigned(Num("held_out_passed"));
+  R.HeldOutTotal = unsigned(Num("held_out_total"));
   R.CostUnit = Str("cost_unit");
   R.BaselineCost = Num("baseline_cost");
   R.VariantCost = Num("variant_cost");
@@ -121,6 +129,11 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
     for (const Value &J : *A)
       if (auto S = J.getAsString())
         R.JobIds.push_back(S->str());
+  if (const Object *X = O->getObject("cross_check")) {
+    R.CrossMeasure = X->getString("measure").value_or("").str();
+    R.CrossRatio = X->getNumber("ratio").value_or(0);
+    R.Suspect = X->getBoolean("suspect").value_or(false);
+  }
   if (const Object *F = O->getObject("first_failure")) {
     TestFailure T;
     T.Test = F->getString("test").value_or("").str();

@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Eval/Sandbox.h"
+#include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/xxhash.h"
 
 #include <pwd.h>
 #include <sys/stat.h>
@@ -37,18 +39,16 @@ std::pair<int, int> maxcode::sandboxUser() {
   return {65534, 65534};
 }
 
+/// Whether bubblewrap starts a sandbox exactly as the evaluator will use it.
 static llvm::Expected<bool> bwrapWorks() {
-  auto Bwrap = llvm::sys::findProgramByName("bwrap");
-  if (!Bwrap)
+  if (!llvm::sys::findProgramByName("bwrap"))
     return false;
   ProcessSpec Probe;
-  Probe.Argv = {*Bwrap, "--ro-bind", "/", "/", "--unshare-net",
-                "--unshare-pid", "--die-with-parent", "true"};
-  auto [Uid, Gid] = sandboxUser();
-  Probe.RunAsUid = Uid;
-  Probe.RunAsGid = Gid;
+  Probe.Argv = {"/bin/true"};
   Probe.Limits.WallSeconds = 10;
-  auto R = runProcess(Probe);
+  SandboxPolicy P;
+  P.Mode = SandboxMode::Bwrap;
+  auto R = runProcess(sandboxed(Probe, P));
   if (!R)
     return R.takeError();
   return R->succeeded();
@@ -70,71 +70,226 @@ llvm::Expected<SandboxMode> maxcode::resolveSandboxMode(SandboxMode Requested) {
   return SandboxMode::None;
 }
 
-ProcessSpec maxcode::sandboxed(ProcessSpec Spec, const SandboxPolicy &Policy) {
-  if (geteuid() == 0) {
-    auto [Uid, Gid] = sandboxUser();
-    Spec.RunAsUid = Policy.Uid >= 0 ? Policy.Uid : Uid;
-    Spec.RunAsGid = Policy.Uid >= 0 ? Policy.Gid : Gid;
+namespace {
+std::string cleanPath(llvm::StringRef P) {
+  llvm::SmallString<256> Clean(P);
+  llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
+  return llvm::StringRef(Clean).rtrim('/').str();
+}
+
+/// Whether \p Inner is \p Outer or inside it.
+bool within(llvm::StringRef Inner, llvm::StringRef Outer) {
+  return Inner == Outer ||
+         (Inner.starts_with(Outer) && Inner.size() > Outer.size() &&
+          (Outer.empty() || Inner[Outer.size()] == '/'));
+}
+
+/// The system folders every build and run sees read-only: the toolchain and
+/// the C library, nothing that holds a user's files.
+constexpr llvm::StringLiteral SystemFolders[] = {
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"};
+
+bool isSystemPath(llvm::StringRef P) {
+  return llvm::any_of(SystemFolders,
+                      [&](llvm::StringRef S) { return within(P, S); }) ||
+         within(P, "/proc") || within(P, "/dev") || within(P, "/tmp") ||
+         P.empty();
+}
+
+/// Whether the sandbox's user \p Uid can read \p Path: bubblewrap, run as
+/// that user, cannot bind what it cannot reach (a 0700 folder of root's),
+/// and what it cannot read it would not see anyway.
+bool reachableBy(llvm::StringRef Path, int Uid) {
+  if (geteuid() != 0 || Uid < 0)
+    return ::access(Path.str().c_str(), R_OK) == 0;
+  auto Allows = [&](const struct stat &St, mode_t Other, mode_t Owner) {
+    return (St.st_uid == uid_t(Uid) ? St.st_mode & Owner
+                                    : St.st_mode & Other) != 0;
+  };
+  struct stat St;
+  for (llvm::StringRef D = llvm::sys::path::parent_path(Path); !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
+    if (::stat(D.str().c_str(), &St) != 0 || !Allows(St, S_IXOTH, S_IXUSR))
+      return false;
+    if (D == "/")
+      break;
   }
-  if (Policy.Mode != SandboxMode::Bwrap)
-    return Spec;
-  std::vector<std::string> Argv = {
-      "bwrap",          "--die-with-parent", "--unshare-net", "--unshare-pid",
-      "--unshare-ipc",  "--unshare-uts",     "--ro-bind",     "/",
-      "/",              "--dev",             "/dev",          "--proc",
-      "/proc",          "--tmpfs",           "/tmp"};
-  // A hidden folder inside another hidden one is hidden already.
-  std::vector<std::string> Hidden;
-  for (const std::string &H : Policy.Hidden) {
-    llvm::SmallString<256> Clean(H);
-    llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
-    Hidden.push_back(llvm::StringRef(Clean).rtrim('/').str());
+  return ::stat(Path.str().c_str(), &St) == 0 && Allows(St, S_IROTH, S_IRUSR);
+}
+
+void wrapInSupervisor(ProcessSpec &Spec, const SandboxPolicy &Policy, int Uid,
+                      int Gid) {
+  std::vector<std::string> Argv = {Policy.Supervisor, "--report-fd=3"};
+  if (Policy.LogFd >= 0)
+    Argv.push_back("--log-fd=" + std::to_string(Policy.LogFd));
+  if (Policy.SupervisorTimeout > 0)
+    Argv.push_back(
+        llvm::formatv("--timeout={0:f3}", Policy.SupervisorTimeout).str());
+  // Without namespaces, a supervisor that stays root is one the program
+  // (dropped to its own user) cannot kill.
+  if (Uid >= 0 && Policy.Mode != SandboxMode::Bwrap) {
+    Argv.push_back("--uid=" + std::to_string(Uid));
+    Argv.push_back("--gid=" + std::to_string(Gid));
   }
-  llvm::sort(Hidden);
-  Hidden.erase(std::unique(Hidden.begin(), Hidden.end()), Hidden.end());
-  llvm::erase_if(Hidden, [&](const std::string &H) {
-    return llvm::any_of(Hidden, [&](const std::string &Outer) {
-      return H.size() > Outer.size() && llvm::StringRef(H).starts_with(Outer) &&
-             H[Outer.size()] == '/';
-    });
-  });
-  std::vector<std::string> HiddenMounts;
-  // Hide first, then open the writable folders: a scratch folder inside a
-  // hidden tree stays reachable.
-  for (const std::string &H : Hidden) {
-    // Only whole, absolute folders that are not the system itself.
-    llvm::SmallString<256> Clean(H);
-    llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
-    llvm::StringRef C = llvm::StringRef(Clean).rtrim('/');
-    bool System = C.empty() || C == "/usr" || C == "/bin" || C == "/lib" ||
-                  C == "/lib64" || C == "/etc" || C == "/sbin" ||
-                  C == "/proc" || C == "/dev" || C == "/tmp";
-    if (llvm::sys::path::is_absolute(C) && !System &&
-        llvm::sys::fs::is_directory(C)) {
-      Argv.insert(Argv.end(), {"--tmpfs", C.str()});
-      HiddenMounts.push_back(C.str());
-    }
-  }
-  for (const std::string &R : Policy.ReadOnly)
-    Argv.insert(Argv.end(), {"--ro-bind", R, R});
-  for (const std::string &D : Policy.Devices)
-    Argv.insert(Argv.end(), {"--dev-bind", D, D});
-  for (const std::string &W : Policy.Writable)
-    Argv.insert(Argv.end(), {"--bind", W, W});
-  // The empty stand-ins are read-only too: a write "into the user's tree"
-  // must fail, not land in a throw-away folder.
-  for (const std::string &H : HiddenMounts)
-    Argv.insert(Argv.end(), {"--remount-ro", H});
-  if (!Spec.WorkingDir.empty())
-    Argv.insert(Argv.end(), {"--chdir", Spec.WorkingDir});
   Argv.push_back("--");
   Argv.insert(Argv.end(), Spec.Argv.begin(), Spec.Argv.end());
   Spec.Argv = std::move(Argv);
+  Spec.ReportPipe = true;
+}
+
+std::vector<std::string> bwrapArgv(const ProcessSpec &Spec,
+                                   const SandboxPolicy &Policy) {
+  std::vector<std::string> A = {"bwrap",         "--die-with-parent",
+                                "--new-session", "--unshare-all",
+                                "--cap-drop",    "ALL"};
+  for (llvm::StringRef S : SystemFolders)
+    A.insert(A.end(), {"--ro-bind-try", S.str(), S.str()});
+  A.insert(A.end(), {"--proc", "/proc", "--dev", "/dev", "--size",
+                     std::to_string(Policy.TmpBytes), "--tmpfs", "/tmp"});
+  // CPU topology, which runtimes (OpenMP, std::thread) read; a GPU's driver
+  // needs the rest of /sys.
+  A.insert(A.end(), {"--ro-bind-try", "/sys/devices/system/cpu",
+                     "/sys/devices/system/cpu"});
+  if (!Policy.Devices.empty())
+    A.insert(A.end(), {"--ro-bind-try", "/sys", "/sys"});
+
+  std::vector<std::string> Hidden;
+  for (const std::string &H : Policy.Hidden)
+    if (llvm::sys::path::is_absolute(H))
+      Hidden.push_back(cleanPath(H));
+  // What is inside a hidden folder is hidden already.
+  llvm::sort(Hidden);
+  Hidden.erase(std::unique(Hidden.begin(), Hidden.end()), Hidden.end());
+  llvm::erase_if(Hidden, [&](const std::string &H) {
+    return llvm::any_of(Hidden, [&](llvm::StringRef Outer) {
+      return H != Outer && within(H, Outer) &&
+             llvm::sys::fs::is_directory(Outer);
+    });
+  });
+  auto IsHidden = [&](llvm::StringRef P) {
+    return llvm::any_of(Hidden,
+                        [&](llvm::StringRef H) { return within(P, H); });
+  };
+  // Parents before children, so that no mount hides a later one.
+  std::vector<std::string> ReadOnly;
+  for (const std::string &R : Policy.ReadOnly) {
+    std::string C = cleanPath(R);
+    if (llvm::sys::path::is_absolute(C) && !isSystemPath(C) && !IsHidden(C) &&
+        llvm::sys::fs::exists(C) && reachableBy(C, Policy.Uid))
+      ReadOnly.push_back(C);
+  }
+  llvm::sort(ReadOnly);
+  ReadOnly.erase(std::unique(ReadOnly.begin(), ReadOnly.end()), ReadOnly.end());
+  for (const std::string &R : ReadOnly)
+    A.insert(A.end(), {"--ro-bind", R, R});
+  // What must not be seen, where a read-only folder would show it: empty,
+  // read-only stand-ins, so a write "into" them fails too.
+  std::vector<std::string> HiddenDirs;
+  for (const std::string &H : Hidden) {
+    bool Shown =
+        llvm::any_of(ReadOnly, [&](llvm::StringRef R) { return within(H, R); });
+    if (!Shown || !llvm::sys::fs::exists(H))
+      continue;
+    if (llvm::sys::fs::is_directory(H)) {
+      A.insert(A.end(), {"--tmpfs", H});
+      HiddenDirs.push_back(H);
+    } else {
+      A.insert(A.end(), {"--ro-bind", "/dev/null", H});
+    }
+  }
+  for (const std::string &W : Policy.Writable)
+    A.insert(A.end(), {"--bind", W, W});
+  for (const SandboxPolicy::Mount &M : Policy.Mounts)
+    A.insert(A.end(), {M.Writable ? "--bind" : "--ro-bind", M.Host, M.Inside});
+  for (const std::string &D : Policy.Devices)
+    A.insert(A.end(), {"--dev-bind", D, D});
+  for (const std::string &H : HiddenDirs)
+    A.insert(A.end(), {"--remount-ro", H});
+  if (!Spec.WorkingDir.empty())
+    A.insert(A.end(), {"--chdir", Spec.WorkingDir});
+  A.push_back("--");
+  A.insert(A.end(), Spec.Argv.begin(), Spec.Argv.end());
+  return A;
+}
+} // namespace
+
+ProcessSpec maxcode::sandboxed(ProcessSpec Spec, const SandboxPolicy &Policy) {
+  int Uid = -1, Gid = -1;
+  if (geteuid() == 0) {
+    auto [NobodyUid, NobodyGid] = sandboxUser();
+    Uid = Policy.Uid >= 0 ? Policy.Uid : NobodyUid;
+    Gid = Policy.Uid >= 0 ? Policy.Gid : NobodyGid;
+  }
+  if (!Policy.Supervisor.empty())
+    wrapInSupervisor(Spec, Policy, Uid, Gid);
+  // bubblewrap itself runs as the sandbox's user (an unprivileged user
+  // namespace); without it the supervisor drops the program to that user,
+  // or, with no supervisor, the child is started as that user.
+  if (Uid >= 0 &&
+      (Policy.Mode == SandboxMode::Bwrap || Policy.Supervisor.empty())) {
+    Spec.RunAsUid = Uid;
+    Spec.RunAsGid = Gid;
+  }
+  if (Policy.Mode != SandboxMode::Bwrap)
+    return Spec;
+  SandboxPolicy P = Policy;
+  P.Uid = Uid;
+  P.Gid = Gid;
+  if (!Policy.Supervisor.empty())
+    P.ReadOnly.push_back(Policy.Supervisor);
+  Spec.Argv = bwrapArgv(Spec, P);
+  // bwrap changes folder inside the sandbox (--chdir), where the working
+  // folder may be a path this machine does not have.
+  Spec.WorkingDir.clear();
   return Spec;
 }
 
-llvm::Expected<ScratchDir> ScratchDir::create(llvm::StringRef Prefix,
-                                              llvm::StringRef Parent) {
+llvm::Expected<SupervisorReport>
+maxcode::parseSupervisorReport(llvm::StringRef Text) {
+  auto Malformed = [](const llvm::Twine &Why) {
+    return llvm::createStringError("the run's measurement report is " + Why);
+  };
+  if (Text.empty())
+    return Malformed("missing (its supervisor was killed or never ran)");
+  llvm::StringRef Rest = Text;
+  auto NextLine = [&]() {
+    auto [Line, After] = Rest.split('\n');
+    Rest = After;
+    return Line;
+  };
+  if (NextLine() != "maxcode-timer-report 1")
+    return Malformed("not a maxcode-timer report");
+  SupervisorReport R;
+  long long Wall = -1, User = -1, Sys = -1, RSS = -1, Killed = -1, Bytes = -1;
+  long long Exit = -2, Signal = -1, Main = -1, Timed = -1;
+  std::pair<llvm::StringRef, long long *> Fields[] = {
+      {"wall_ns", &Wall},   {"user_us", &User},  {"system_us", &Sys},
+      {"maxrss_kb", &RSS},  {"exit", &Exit},     {"signal", &Signal},
+      {"main_pid", &Main},  {"killed", &Killed}, {"timed_out", &Timed},
+      {"log_bytes", &Bytes}};
+  for (auto &[Key, Into] : Fields) {
+    auto [K, V] = NextLine().split(' ');
+    if (K != Key || V.getAsInteger(10, *Into))
+      return Malformed(("malformed at '" + Key + "'").str());
+  }
+  if (Wall < 0 || User < 0 || Sys < 0 || RSS < 0 || Bytes < 0 || Main <= 0 ||
+      Rest.size() != size_t(Bytes))
+    return Malformed("inconsistent");
+  R.WallSeconds = Wall / 1e9;
+  R.UserSeconds = User / 1e6;
+  R.SystemSeconds = Sys / 1e6;
+  R.MaxRSSBytes = uint64_t(RSS) * 1024;
+  R.ExitCode = int(Exit);
+  R.Signal = int(Signal);
+  R.MainPid = int(Main);
+  R.Killed = Killed != 0;
+  R.TimedOut = Timed == 1;
+  R.Log = Rest.str();
+  return R;
+}
+
+llvm::Expected<ScratchDir>
+ScratchDir::create(llvm::StringRef Prefix, llvm::StringRef Parent, int Owner) {
   llvm::SmallString<256> Path;
   std::error_code EC;
   std::string Root = Parent.str();
@@ -180,13 +335,32 @@ llvm::Expected<ScratchDir> ScratchDir::create(llvm::StringRef Prefix,
   // As root, the folder gets a user of its own (from a hash of its unique
   // name): process limits then count only this evaluation's processes.
   if (geteuid() == 0) {
-    D.Uid = FirstSandboxUid +
-            int(llvm::xxh3_64bits(D.Path) % uint64_t(SandboxUidCount));
+    D.Uid = Owner >= 0 ? Owner
+                       : FirstSandboxUid + int(llvm::xxh3_64bits(D.Path) %
+                                               uint64_t(SandboxUidCount));
     if (::chown(Path.c_str(), D.Uid, D.Uid) != 0)
       return llvm::createStringError("cannot hand scratch folder '" +
                                      Path.str() + "' to the sandbox user");
   }
   ::chmod(Path.c_str(), 0755);
+  return D;
+}
+
+llvm::Expected<ScratchDir> ScratchDir::createAt(llvm::StringRef Path,
+                                                int Owner) {
+  if (std::error_code EC =
+          llvm::sys::fs::create_directory(Path, /*IgnoreExisting=*/false))
+    return llvm::createStringError("cannot create '" + Path.str() +
+                                   "': " + EC.message());
+  ScratchDir D;
+  D.Path = Path.str();
+  if (geteuid() == 0 && Owner >= 0) {
+    D.Uid = Owner;
+    if (::chown(D.Path.c_str(), Owner, Owner) != 0)
+      return llvm::createStringError("cannot hand '" + D.Path +
+                                     "' to the sandbox user");
+  }
+  ::chmod(D.Path.c_str(), 0755);
   return D;
 }
 
@@ -198,7 +372,7 @@ ScratchDir::ScratchDir(ScratchDir &&Other)
 ScratchDir &ScratchDir::operator=(ScratchDir &&Other) {
   if (this != &Other) {
     if (!Path.empty() && !Keep)
-      (void)llvm::sys::fs::remove_directories(Path);
+      llvm::consumeError(removeTree(Path));
     Path = std::move(Other.Path);
     Keep = Other.Keep;
     Uid = Other.Uid;
@@ -209,5 +383,5 @@ ScratchDir &ScratchDir::operator=(ScratchDir &&Other) {
 
 ScratchDir::~ScratchDir() {
   if (!Path.empty() && !Keep)
-    (void)llvm::sys::fs::remove_directories(Path);
+    llvm::consumeError(removeTree(Path));
 }

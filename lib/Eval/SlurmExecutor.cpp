@@ -203,6 +203,7 @@ JobState SlurmExecutor::queryOnce(llvm::StringRef JobId) {
   static const llvm::Regex ReasonRe("Reason=([^ ]+)");
   JobState S;
   ProcessSpec Q;
+  Q.PassEnv = {"SLURM_*", "MUNGE_*"};
   Q.Argv = {Opts.Scontrol, "-o", "show", "job", JobId.str()};
   Q.Limits.WallSeconds = 30;
   auto R = runProcess(Q);
@@ -216,6 +217,7 @@ JobState SlurmExecutor::queryOnce(llvm::StringRef JobId) {
       llvm::consumeError(R.takeError());
     // The controller has forgotten the job (MinJobAge): ask accounting.
     ProcessSpec A;
+    A.PassEnv = {"SLURM_*", "MUNGE_*"};
     A.Argv = {Opts.Sacct,
               "-j",
               JobId.str(),
@@ -289,6 +291,9 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
   auto Cleanup = [&] { removeJobFiles(Stem); };
 
   ProcessSpec Srun;
+  // Slurm's own configuration, nothing else: srun passes its
+  // environment on to the job.
+  Srun.PassEnv = {"SLURM_*", "MUNGE_*"};
   // --verbose makes srun print the job id as soon as it has one.
   Srun.Argv = {Opts.Srun, "--verbose",
                "--job-name=maxcode-" + jobKindName(Kind).str()};
@@ -318,6 +323,7 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
     // Stopped on our side (an editor's "stop"): the job goes too.
     if (!JobId.empty()) {
       ProcessSpec Cancel;
+      Cancel.PassEnv = {"SLURM_*", "MUNGE_*"};
       Cancel.Argv = {Opts.Scancel, JobId};
       Cancel.Limits.WallSeconds = 30;
       if (auto CR = runProcess(Cancel); !CR)
@@ -390,6 +396,7 @@ maxcode::createSlurmExecutor(unsigned Jobs, const SlurmOptions &Opts) {
         (Opts.JobRunner.empty() ? "" : " ('" + Opts.JobRunner + "')"));
   // The controller must answer before anything is written or searched.
   ProcessSpec Ping;
+  Ping.PassEnv = {"SLURM_*", "MUNGE_*"};
   Ping.Argv = {Opts.Scontrol, "ping"};
   Ping.Limits.WallSeconds = 20;
   auto P = runProcess(Ping);

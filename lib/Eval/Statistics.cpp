@@ -52,7 +52,31 @@ PairedComparison maxcode::comparePaired(llvm::ArrayRef<double> Baseline,
   // and the spread of the ratios to count.
   C.Noise = std::max({relativeSpread(Baseline), relativeSpread(Variant),
                       NoiseFloor});
-  double Margin = std::max(C.Noise, C.Spread);
+  // And five standard errors of the median ratio. The half-IQRs alone are
+  // cleared by chance by one comparison of a program with itself in three
+  // (5 pairs), so an A/A comparison would often "win". The runs' own noise
+  // (sigma, from the median absolute deviation of every run's log time
+  // around its side's median: 2n values, steadier than n ratios) gives the
+  // median ratio's standard error 1.2533 * sqrt(2) * sigma / sqrt(n); five
+  // of them leave about 1.4% of A/A comparisons over the line with 5 pairs,
+  // 0.1% with 10, and still credit a 1.5x with 5% noise nearly always.
+  double StandardError = 0;
+  if (Ratios.size() >= 2) {
+    std::vector<double> Deviations;
+    for (llvm::ArrayRef<double> Side : {Baseline, Variant}) {
+      std::vector<double> Logs;
+      for (double X : Side)
+        if (X > 0)
+          Logs.push_back(std::log(X));
+      double M = median(Logs);
+      for (double L : Logs)
+        Deviations.push_back(std::fabs(L - M));
+    }
+    double Sigma = 1.4826 * median(Deviations);
+    StandardError =
+        1.2533 * std::sqrt(2.0) * Sigma / std::sqrt(double(Ratios.size()));
+  }
+  double Margin = std::max({C.Noise, C.Spread, 5 * StandardError});
   C.Ratio = std::fabs(C.RawRatio - 1.0) <= Margin ? 1.0 : C.RawRatio;
   return C;
 }

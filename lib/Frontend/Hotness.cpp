@@ -27,6 +27,8 @@ maxcode::runUnderCallgrind(llvm::StringRef Command, llvm::StringRef WorkDir,
   llvm::sys::path::append(OutPattern, "callgrind.out.%p");
 
   ProcessSpec Spec;
+  // The user's own command, unmodified: it keeps the user's environment.
+  Spec.InheritEnvironment = true;
   Spec.Argv = {"valgrind",
                "--tool=callgrind",
                "--trace-children=yes",

@@ -8,6 +8,7 @@
 #include "HTTPTransport.h"
 #include "Transcript.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
@@ -19,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -404,10 +406,8 @@ llvm::Expected<std::unique_ptr<LLMClient>> LLMClient::create(LLMOptions Opts) {
     if (Endpoint.empty())
       return llvm::createStringError("no LLM endpoint given "
                                      "(e.g. http://127.0.0.1:8000/v1)");
-    if (!Endpoint.starts_with("http://") && !Endpoint.starts_with("https://"))
-      return llvm::createStringError(
-          "LLM endpoint '%s' is not an http:// or https:// URL",
-          Endpoint.str().c_str());
+    if (llvm::Error E = checkEndpointURL(Endpoint))
+      return E;
     Endpoint = Endpoint.rtrim('/');
     I->URL = Endpoint.ends_with("/chat/completions")
                  ? Endpoint.str()
@@ -415,8 +415,7 @@ llvm::Expected<std::unique_ptr<LLMClient>> LLMClient::create(LLMOptions Opts) {
   }
 
   if (!Opts.ApiKeyEnv.empty()) {
-    if (std::optional<std::string> Key =
-            llvm::sys::Process::GetEnv(Opts.ApiKeyEnv)) {
+    if (std::optional<std::string> Key = takeApiKey(Opts.ApiKeyEnv)) {
       llvm::StringRef Trimmed = llvm::StringRef(*Key).trim();
       // The key goes into a header: a line break would inject others.
       if (llvm::any_of(Trimmed, [](char C) {
@@ -480,3 +479,54 @@ unsigned LLMClient::peakInFlight() const {
 const LLMOptions &LLMClient::options() const { return I->Opts; }
 
 const std::string &LLMClient::completionsURL() const { return I->URL; }
+
+std::optional<std::string> maxcode::takeApiKey(llvm::StringRef Name) {
+  static std::mutex M;
+  static llvm::StringMap<std::optional<std::string>> Taken;
+  std::lock_guard<std::mutex> L(M);
+  auto It = Taken.find(Name);
+  if (It != Taken.end())
+    return It->second;
+  std::optional<std::string> Key = llvm::sys::Process::GetEnv(Name);
+  ::unsetenv(Name.str().c_str());
+  Taken[Name] = Key;
+  return Key;
+}
+
+llvm::Error maxcode::checkEndpointURL(llvm::StringRef Endpoint) {
+  Endpoint = Endpoint.trim();
+  llvm::StringRef Rest = Endpoint;
+  bool Https = Rest.consume_front_insensitive("https://");
+  if (!Https && !Rest.consume_front_insensitive("http://"))
+    return llvm::createStringError(
+        "LLM endpoint '%s' is not an http:// or https:// URL",
+        Endpoint.str().c_str());
+  if (Https)
+    return llvm::Error::success();
+  // The host: up to the port, path or query; [v6] in brackets; no userinfo
+  // trick ("http://127.0.0.1@evil.example/").
+  llvm::StringRef Authority =
+      Rest.take_until([](char C) { return C == '/' || C == '?' || C == '#'; });
+  llvm::StringRef Host =
+      Authority.contains('@') ? Authority.rsplit('@').second : Authority;
+  if (Host.starts_with("["))
+    Host = Host.drop_front().take_until([](char C) { return C == ']'; });
+  else
+    Host = Host.take_until([](char C) { return C == ':'; });
+  bool Loopback = Host.equals_insensitive("localhost") || Host == "::1";
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Host.split(Parts, '.');
+  unsigned Octet;
+  if (Parts.size() == 4 && Parts[0] == "127" &&
+      llvm::all_of(Parts, [&](llvm::StringRef P) {
+        return !P.getAsInteger(10, Octet) && Octet < 256;
+      }))
+    Loopback = true;
+  if (!Loopback)
+    return llvm::createStringError(
+        "LLM endpoint '%s' is plain http to another machine: the key and the "
+        "code would cross the network in the clear; use https:// (plain "
+        "http is for a server on this machine)",
+        Endpoint.str().c_str());
+  return llvm::Error::success();
+}

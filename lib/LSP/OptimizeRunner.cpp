@@ -181,6 +181,10 @@ ClangMaxcodeRunner::run(const OptimizeRequest &Request, ProgressFn Progress,
   Spec.Argv = buildOptimizeCommand(Executable, Request, ProgressPath);
   Spec.WorkingDir = Request.WorkingDir;
   Spec.Cancel = &Cancel;
+  // Our own tool: it needs the user's environment (the API key's variable),
+  // and on "stop" the time to kill its children and remove its scratch.
+  Spec.InheritEnvironment = true;
+  Spec.StopGraceSeconds = 15;
   std::string Shown;
   for (const std::string &A : Spec.Argv)
     Shown += (Shown.empty() ? "" : " ") + shellQuote(A);

@@ -422,10 +422,12 @@ Critique maxcode::critiqueByRules(const EvalResult &R, const Variant &V,
                   .str();
     if (const std::optional<TestFailure> &F = R.FirstFailure) {
       Text += "\n  test " + F->Test;
-      if (F->Line)
+      if (F->Line && (!F->Expected.empty() || !F->Actual.empty()))
         Text += llvm::formatv(": line {0}: expected \"{1}\", got \"{2}\"",
                               F->Line, F->Expected, F->Actual)
                     .str();
+      else if (F->Line) // A held-out test: what it expects is never shown.
+        Text += llvm::formatv(": line {0}", F->Line).str();
       if (!F->Detail.empty())
         Text += " (" + F->Detail + ")";
     }

@@ -42,14 +42,24 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
                           R.UserSeconds, R.SystemSeconds,
                           R.PeakMemoryBytes / 1024);
   }
-  if (R.TestsTotal)
-    OS << "tests: " << R.TestsPassed << "/" << R.TestsTotal << " passed\n";
+  if (R.TestsTotal) {
+    OS << "tests: " << R.TestsPassed << "/" << R.TestsTotal << " passed";
+    if (R.HeldOutTotal)
+      OS << ", held-out " << R.HeldOutPassed << "/" << R.HeldOutTotal
+         << " passed";
+    OS << "\n";
+  }
+  if (R.CrossRatio)
+    OS << llvm::formatv("cross-check: {0:f3}x by {1}{2}\n", R.CrossRatio,
+                        R.CrossMeasure, R.Suspect ? " (suspect)" : "");
   if (R.FirstFailure) {
     const TestFailure &F = *R.FirstFailure;
     OS << "failed test: " << F.Test;
-    if (F.Line)
+    if (F.Line && (!F.Expected.empty() || !F.Actual.empty()))
       OS << ", line " << F.Line << ": expected '" << F.Expected << "', got '"
          << F.Actual << "'";
+    else if (F.Line)
+      OS << ", line " << F.Line;
     if (!F.Detail.empty())
       OS << " (" << F.Detail << ")";
     OS << "\n";

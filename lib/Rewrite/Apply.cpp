@@ -14,6 +14,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace maxcode;
@@ -81,7 +84,8 @@ static std::string findStyleFile(llvm::StringRef File) {
 llvm::Expected<FixSet> maxcode::computeFixes(llvm::StringRef File,
                                              llvm::StringRef Original,
                                              llvm::StringRef VariantText,
-                                             const Target &T, EditScope Scope) {
+                                             const Target &T, EditScope Scope,
+                                             bool Reformat) {
   // The winner passed this check when it was evaluated; checking again here
   // keeps the promise that nothing out of scope reaches the user's file
   // whatever path the text took.
@@ -102,10 +106,15 @@ llvm::Expected<FixSet> maxcode::computeFixes(llvm::StringRef File,
     return llvm::createStringError("cannot read the format style for '" + File +
                                    "': " + llvm::toString(Style.takeError()));
   // formatReplacements reformats only the ranges the edits touch.
-  auto Formatted = clang::format::formatReplacements(Original, *Edits, *Style);
-  if (!Formatted)
-    return Formatted.takeError();
-  F.Replaces = std::move(*Formatted);
+  if (Reformat) {
+    auto Formatted =
+        clang::format::formatReplacements(Original, *Edits, *Style);
+    if (!Formatted)
+      return Formatted.takeError();
+    F.Replaces = std::move(*Formatted);
+  } else {
+    F.Replaces = std::move(*Edits);
+  }
   auto Result = clang::tooling::applyAllReplacements(Original, F.Replaces);
   if (!Result)
     return Result.takeError();
@@ -114,12 +123,23 @@ llvm::Expected<FixSet> maxcode::computeFixes(llvm::StringRef File,
 }
 
 llvm::Error
-maxcode::writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents,
+maxcode::writeFileAtomically(llvm::StringRef Given, llvm::StringRef Contents,
                              llvm::function_ref<llvm::Error()> BeforeRename) {
-  llvm::sys::fs::file_status Status;
-  if (std::error_code EC = llvm::sys::fs::status(Path, Status))
-    return llvm::createStringError(EC, "cannot stat '" + Path +
-                                           "': " + EC.message());
+  // Through a symlink to the file it names: the link stays a link.
+  llvm::SmallString<256> Path;
+  bool Exists = llvm::sys::fs::exists(Given);
+  if (Exists) {
+    if (std::error_code EC = llvm::sys::fs::real_path(Given, Path))
+      return llvm::createStringError(EC, "cannot resolve '" + Given +
+                                             "': " + EC.message());
+  } else {
+    Path = Given;
+  }
+  struct stat St;
+  if (Exists && ::stat(Path.c_str(), &St) != 0)
+    return llvm::createStringError(
+        std::error_code(errno, std::generic_category()),
+        "cannot stat '" + Path + "'");
   // In the same folder, so that the rename is atomic (same file system).
   llvm::SmallString<256> Model(Path);
   Model += ".maxcode-%%%%%%.tmp";
@@ -130,6 +150,11 @@ maxcode::writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents,
                                    "': " + llvm::toString(Temp.takeError()));
   auto Abandon = [&](llvm::Error E) {
     return llvm::joinErrors(std::move(E), Temp->discard());
+  };
+  auto Errno = [&](const llvm::Twine &What) {
+    return Abandon(llvm::createStringError(
+        std::error_code(errno, std::generic_category()),
+        What + " '" + Temp->TmpName + "': " + std::strerror(errno)));
   };
   {
     llvm::raw_fd_ostream OS(Temp->FD, /*shouldClose=*/false);
@@ -142,22 +167,36 @@ maxcode::writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents,
           EC, "cannot write '" + Temp->TmpName + "': " + EC.message()));
     }
   }
+  // The file keeps its owner and mode; a new one gets the umask's mode.
+  if (Exists) {
+    if (::fchmod(Temp->FD, St.st_mode & 07777) != 0)
+      return Errno("cannot set the mode of");
+    if ((St.st_uid != ::geteuid() || St.st_gid != ::getegid()) &&
+        ::fchown(Temp->FD, St.st_uid, St.st_gid) != 0)
+      return Errno("cannot give the owner of '" + Path + "' to");
+  } else {
+    mode_t Mask = ::umask(0);
+    ::umask(Mask);
+    if (::fchmod(Temp->FD, 0666 & ~Mask) != 0)
+      return Errno("cannot set the mode of");
+  }
   // The data must be on disk before the rename makes it the file, or a
   // crash could leave an empty file under the old name.
   if (::fsync(Temp->FD) != 0)
-    return Abandon(
-        llvm::createStringError(std::error_code(errno, std::generic_category()),
-                                "cannot sync '" + Temp->TmpName + "'"));
-  if (std::error_code EC =
-          llvm::sys::fs::setPermissions(Temp->FD, Status.permissions()))
-    return Abandon(
-        llvm::createStringError(EC, "cannot set the permissions of '" +
-                                        Temp->TmpName + "': " + EC.message()));
+    return Errno("cannot sync");
   if (llvm::Error E = BeforeRename())
     return Abandon(std::move(E));
   if (llvm::Error E = Temp->keep(Path))
     return llvm::createStringError("cannot rename the temporary file over '" +
                                    Path + "': " + llvm::toString(std::move(E)));
+  // And the rename itself, which lives in the folder.
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+  int DirFD = ::open(Dir.empty() ? "." : Dir.str().c_str(),
+                     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (DirFD >= 0) {
+    (void)::fsync(DirFD);
+    ::close(DirFD);
+  }
   return llvm::Error::success();
 }
 
@@ -204,19 +243,12 @@ llvm::Error maxcode::exportFixes(const FixSet &F, llvm::StringRef YAMLPath,
         clang::tooling::Diagnostic::Remark,
         llvm::sys::path::parent_path(F.File));
   }
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(YAMLPath, EC, llvm::sys::fs::OF_Text);
-  if (EC)
-    return llvm::createStringError(EC, "cannot write '" + YAMLPath +
-                                           "': " + EC.message());
-  llvm::yaml::Output YAML(OS);
-  YAML << TUD;
-  OS.close();
-  if (OS.has_error()) {
-    EC = OS.error();
-    OS.clear_error();
-    return llvm::createStringError(EC, "cannot write '" + YAMLPath +
-                                           "': " + EC.message());
+  std::string Text;
+  {
+    llvm::raw_string_ostream OS(Text);
+    llvm::yaml::Output YAML(OS);
+    YAML << TUD;
   }
-  return llvm::Error::success();
+  // Atomically, as --apply writes: a reader never sees half a file.
+  return writeFileAtomically(YAMLPath, Text);
 }

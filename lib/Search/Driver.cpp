@@ -14,10 +14,12 @@
 #include "maxcode/Policy/RulesPolicy.h"
 #include "maxcode/Report/EvalOutput.h"
 #include "maxcode/Report/TargetList.h"
+#include "maxcode/Rewrite/Apply.h"
 #include "maxcode/Search/LLMRoles.h"
 #include "maxcode/Search/RolloutStore.h"
 #include "maxcode/Search/RunOutput.h"
 #include "maxcode/Support/Diff.h"
+#include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -42,9 +44,9 @@ llvm::Expected<LoadedDatabase> loadDatabase(const RunOptions &Opts) {
                                  Opts.Sources);
 }
 
-/// The folder a project-mode tree copy starts from: the nearest ancestor of
-/// the file holding .git, else the parent of the build folder, else the
-/// file's folder.
+/// The tree project mode copies (DESIGN section 7): the source's git root,
+/// else the compile database's folder when it holds the source, else the
+/// source's folder. It always holds the source.
 std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build) {
   for (llvm::StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
        Dir = llvm::sys::path::parent_path(Dir)) {
@@ -53,10 +55,38 @@ std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build) {
     if (llvm::sys::fs::exists(Git))
       return Dir.str();
   }
-  if (!Build.empty())
-    return std::string(
-        llvm::sys::path::parent_path(makeAbsolutePath(Build)));
+  if (!Build.empty()) {
+    std::string DB = makeAbsolutePath(Build);
+    llvm::SmallString<256> Clean(DB);
+    llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
+    llvm::StringRef D = llvm::StringRef(Clean).rtrim('/');
+    if (File.starts_with(D.str() + "/"))
+      return D.str();
+  }
   return std::string(llvm::sys::path::parent_path(File));
+}
+
+/// What no build or run may see even inside a visible folder: the store
+/// (and its journal), LLM transcripts, the report.
+std::vector<std::string> protectedPaths(const RunOptions &Opts,
+                                        llvm::StringRef StorePath) {
+  std::vector<std::string> Out;
+  if (!StorePath.empty()) {
+    std::string Store = makeAbsolutePath(StorePath);
+    for (const char *Suffix : {"", "-wal", "-shm", "-journal"})
+      Out.push_back(Store + Suffix);
+    // The store's own folder when it is ours.
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Store);
+    if (llvm::sys::path::filename(Parent) == ".clang-maxcode" ||
+        llvm::sys::path::filename(Parent) == "clang-maxcode")
+      Out.push_back(Parent.str());
+  }
+  for (const std::string *D :
+       {&Opts.LLM.RecordDir, &Opts.LLM.ReplayDir, &Opts.ReportPath,
+        &Opts.ProgressFile, &Opts.ExportFixes})
+    if (!D->empty())
+      Out.push_back(makeAbsolutePath(*D));
+  return Out;
 }
 /// libmaxcode-cupti.so beside the tool (build/lib or the installed lib);
 /// empty when this build has none.
@@ -129,6 +159,7 @@ struct Session {
   std::unique_ptr<EvalCache> Cache;
   std::unique_ptr<Executor> Exec;
   std::unique_ptr<Evaluator> Eval;
+  SandboxMode Sandbox = SandboxMode::None; ///< The one chosen.
 };
 
 /// The executor --executor asks for, checked and ready.
@@ -153,30 +184,17 @@ llvm::Expected<std::unique_ptr<Executor>> createExecutor(const RunOptions &Opts,
   return createSlurmExecutor(Jobs, Slurm);
 }
 
-/// Loads, parses, discovers and ranks; picks the target. Returns the exit
-/// code on failure.
-std::optional<int> openSession(const RunOptions &Opts, Session &S,
-                               llvm::raw_ostream &Err, bool UseStore) {
-  if (Opts.Sources.size() != 1)
-    return userError(Err, "give exactly one source file: the file holding "
-                          "the target");
-  // The executor comes first: a cluster that does not answer is an error
-  // before anything is parsed, built or written (docs/Slurm.md).
-  unsigned Jobs = Opts.Jobs
-                      ? Opts.Jobs
-                      : llvm::hardware_concurrency().compute_thread_count();
-  if (auto E = createExecutor(Opts, Jobs))
-    S.Exec = std::move(*E);
-  else
-    return userError(Err, llvm::toString(E.takeError()));
+/// Loads the database, parses, discovers and ranks; picks the target.
+llvm::Error pickTarget(const RunOptions &Opts, Session &S,
+                       llvm::raw_ostream &Err) {
   auto DB = loadDatabase(Opts);
   if (!DB)
-    return userError(Err, llvm::toString(DB.takeError()));
+    return DB.takeError();
   S.DB.emplace(std::move(*DB));
   S.File = makeAbsolutePath(Opts.Sources.front());
   if (!llvm::sys::fs::exists(S.File))
-    return userError(Err, "source file '" + Opts.Sources.front() +
-                              "' does not exist");
+    return llvm::createStringError("source file '" + Opts.Sources.front() +
+                                   "' does not exist");
   S.RC = resolveCompileCommand(*S.DB, S.File);
   if (!S.RC.Fallback.empty())
     llvm::WithColor::warning(Err, "clang-maxcode")
@@ -184,20 +202,80 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
         << "; using " << S.RC.Fallback << "\n";
   auto Targets = discoverTargetsFor(Opts, *S.DB, Err);
   if (!Targets)
-    return userError(Err, llvm::toString(Targets.takeError()));
+    return Targets.takeError();
   S.Targets = std::move(*Targets);
   auto Chosen = selectTargets(S.Targets, Opts.TargetNames);
   if (!Chosen)
-    return userError(Err, llvm::toString(Chosen.takeError()));
+    return Chosen.takeError();
   if (Chosen->size() > 1)
     llvm::WithColor::warning(Err, "clang-maxcode")
         << "optimising the first of the targets named, '"
         << Chosen->front().Name << "'\n";
   S.T = Chosen->front();
+  return llvm::Error::success();
+}
 
+/// The sandbox --sandbox asks for, said aloud when `auto` chose it
+/// (DESIGN section 7). An LLM's code never runs without bubblewrap unless
+/// the user said --sandbox=none.
+llvm::Expected<SandboxMode> chooseSandbox(const RunOptions &Opts,
+                                          llvm::raw_ostream &Err) {
   auto Mode = resolveSandboxMode(Opts.Sandbox);
   if (!Mode)
-    return userError(Err, llvm::toString(Mode.takeError()));
+    return Mode.takeError();
+  if (Opts.Sandbox == SandboxMode::Auto)
+    llvm::WithColor::note(Err, "clang-maxcode")
+        << "sandbox: " << sandboxModeName(*Mode)
+        << (*Mode == SandboxMode::Bwrap
+                ? " (bubblewrap: no network, nothing of the machine but the "
+                  "toolchain)\n"
+                : " (bubblewrap does not work here: limits only, and a "
+                  "variant can read what you can; see docs/Security.md)\n");
+  if (*Mode == SandboxMode::None && Opts.Sandbox != SandboxMode::None &&
+      usesLLM(Opts))
+    return llvm::createStringError(
+        "an LLM's code runs only in a working bubblewrap sandbox, and "
+        "bubblewrap does not work here; install it (package 'bubblewrap') or "
+        "say --sandbox=none to run it with limits only");
+  return *Mode;
+}
+
+/// The tree project mode copies, said aloud with its size; refused when it
+/// is larger than --max-tree-size.
+llvm::Error checkProjectTree(const RunOptions &Opts, const EvalConfig &C,
+                             llvm::raw_ostream &Err) {
+  std::vector<std::string> Excluded = C.Protected;
+  if (!C.ScratchRoot.empty())
+    Excluded.push_back(makeAbsolutePath(C.ScratchRoot));
+  llvm::SmallString<256> Tmp;
+  llvm::sys::path::system_temp_directory(true, Tmp);
+  if (llvm::StringRef(C.ProjectRoot) == Tmp.str() ||
+      llvm::StringRef(Tmp).starts_with(C.ProjectRoot + "/"))
+    return llvm::createStringError(
+        "the project root '" + C.ProjectRoot + "' holds the scratch folder '" +
+        Tmp.str() + "'; give --project-root or --scratch-dir outside it");
+  auto Stats = measureTree(C.ProjectRoot, Excluded, Opts.MaxTreeBytes);
+  if (!Stats)
+    return llvm::createStringError(
+        "the project root '" + C.ProjectRoot +
+        "' is too large to copy for every variant (" +
+        llvm::toString(Stats.takeError()) +
+        "); give a smaller --project-root or a larger --max-tree-size");
+  llvm::WithColor::note(Err, "clang-maxcode")
+      << "project root: " << C.ProjectRoot << " (" << Stats->Files << " files, "
+      << formatBytes(Stats->Bytes) << ", copied for every "
+      << "variant)\n";
+  if (!Stats->SkippedLinks.empty())
+    llvm::WithColor::note(Err, "clang-maxcode")
+        << Stats->SkippedLinks.size()
+        << " symlink(s) point outside the tree and are left out of the copy, "
+        << "e.g. '" << Stats->SkippedLinks.front() << "'\n";
+  return llvm::Error::success();
+}
+
+/// The evaluator's configuration from the options and the chosen target.
+EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
+                          SandboxMode Mode, llvm::StringRef StorePath) {
   EvalConfig C;
   C.File = S.File;
   C.Command = S.RC.Command;
@@ -205,10 +283,13 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
   C.TestsDir = Opts.TestsDir.empty() ? "" : makeAbsolutePath(Opts.TestsDir);
   C.Tolerance = Opts.Tolerance;
   C.MeasureTests = Opts.MeasureTests;
+  C.HeldOutFraction = Opts.HeldOutFraction;
   C.BuildCmd = Opts.BuildCmd;
   C.TestCmd = Opts.TestCmd;
   C.BenchCmd = Opts.BenchCmd;
+  C.HoldoutCmd = Opts.HoldoutCmd;
   C.BenchMetric = Opts.BenchMetric;
+  C.MaxTreeBytes = Opts.MaxTreeBytes;
   C.ProjectRoot = Opts.ProjectRoot.empty()
                       ? defaultProjectRoot(S.File, Opts.BuildPath)
                       : makeAbsolutePath(Opts.ProjectRoot);
@@ -222,7 +303,7 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
   C.Measure = Opts.Measure;
   C.TimeoutSeconds = Opts.TimeoutSeconds;
   C.Repetitions = Opts.Repetitions;
-  C.Sandbox = *Mode;
+  C.Sandbox = Mode;
   C.ScratchRoot = Opts.ScratchRoot;
   if (C.ScratchRoot.empty() && Opts.Executor == ExecutorKind::Slurm)
     C.ScratchRoot = makeAbsolutePath(Opts.Slurm.SharedDir);
@@ -230,17 +311,52 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
   if (!Opts.ToolDir.empty()) {
     llvm::SmallString<256> Timer(Opts.ToolDir);
     llvm::sys::path::append(Timer, "maxcode-timer");
-    if (llvm::sys::fs::can_execute(Timer))
-      C.TimerPath = std::string(Timer);
+    C.TimerPath = std::string(Timer);
   }
+  C.AllowApis = Opts.AllowApis;
+  C.PassEnv = Opts.PassEnv;
+  C.Protected = protectedPaths(Opts, StorePath);
+  return C;
+}
 
+/// Loads, parses, discovers and ranks; picks the target; makes the
+/// evaluator and checks the baseline. Returns the exit code on failure.
+std::optional<int> openSession(const RunOptions &Opts, Session &S,
+                               llvm::raw_ostream &Err, bool UseStore) {
+  if (Opts.Sources.size() != 1)
+    return userError(Err, "give exactly one source file: the file holding "
+                          "the target");
+  if (!(Opts.TimeoutSeconds > 0 && Opts.TimeoutSeconds <= 86400))
+    return userError(Err, "--timeout=" + std::to_string(Opts.TimeoutSeconds) +
+                              ": give a number of seconds above 0 (at most "
+                              "86400); a run without a limit is never safe");
+  // The executor comes first: a cluster that does not answer is an error
+  // before anything is parsed, built or written (docs/Slurm.md).
+  unsigned Jobs = Opts.Jobs
+                      ? Opts.Jobs
+                      : llvm::hardware_concurrency().compute_thread_count();
+  if (auto E = createExecutor(Opts, Jobs))
+    S.Exec = std::move(*E);
+  else
+    return userError(Err, llvm::toString(E.takeError()));
+  if (llvm::Error E = pickTarget(Opts, S, Err))
+    return userError(Err, llvm::toString(std::move(E)));
+  auto Mode = chooseSandbox(Opts, Err);
+  if (!Mode)
+    return userError(Err, llvm::toString(Mode.takeError()));
+  S.Sandbox = *Mode;
+
+  std::string StorePath = Opts.StorePath;
+  if (StorePath.empty() && UseStore)
+    StorePath = defaultStorePath(Opts);
+  EvalConfig C = makeEvalConfig(Opts, S, *Mode, StorePath);
+  if (!C.programMode() && !Opts.BuildCmd.empty())
+    if (llvm::Error E = checkProjectTree(Opts, C, Err))
+      return userError(Err, llvm::toString(std::move(E)));
   // Before the store is created: a run that cannot measure writes nothing.
   if (C.Measure == MeasureMode::CudaKernel)
     if (llvm::Error E = checkCudaMeasurable(C.CuptiLibrary))
       return userError(Err, llvm::toString(std::move(E)));
-  std::string StorePath = Opts.StorePath;
-  if (StorePath.empty() && UseStore)
-    StorePath = defaultStorePath(Opts);
   if (!StorePath.empty()) {
     auto F = SQLiteFile::open(StorePath);
     if (!F)
@@ -264,6 +380,18 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
 class EvaluatorBackend : public EvaluationBackend {
 public:
   explicit EvaluatorBackend(Evaluator &E) : E(E) {}
+  Variant finalForm(const Variant &V, const Target &T) override {
+    // Formatted as --apply writes it, then verified as such.
+    auto F = computeFixes(E.config().File, E.originalText(), V.Text, T,
+                          E.config().Scope);
+    if (!F) {
+      llvm::consumeError(F.takeError());
+      return V;
+    }
+    Variant Out = V;
+    Out.Text = F->Result;
+    return Out;
+  }
   std::vector<EvalResult> evaluate(llvm::ArrayRef<Variant> Vs,
                                    const Target &T) override {
     return E.evaluate(Vs, T);
@@ -271,6 +399,10 @@ public:
   EvalResult verify(const Variant &V, const Target &T,
                     unsigned Repetitions) override {
     return E.verify(V, T, Repetitions);
+  }
+  EvalResult retime(const Variant &V, const Target &T,
+                    unsigned Repetitions) override {
+    return E.retime(V, T, Repetitions);
   }
   bool noisy() const override {
     return E.config().Measure != MeasureMode::Instructions;
@@ -319,23 +451,26 @@ private:
   bool Terminal;
 };
 
-std::string configJSON(const RunOptions &Opts, const SearchConfig &C) {
+std::string configJSON(const RunOptions &Opts, const SearchConfig &C,
+                       SandboxMode Sandbox) {
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << llvm::json::Value(llvm::json::Object{
-      {"policy", Opts.Policy},
-      {"critic", Opts.CriticName},
-      {"rtg", Opts.RTGName},
-      {"rules", Opts.Rules},
-      {"strategy", strategyName(C.Strategy)},
-      {"budget", C.Budget},
-      {"width", C.Width},
-      {"depth", C.Depth},
-      {"beam_width", C.BeamWidth},
-      {"top_m", C.TopM},
-      {"gamma", C.Gamma},
-      {"seed", int64_t(C.Seed)},
-      {"measure", measureModeName(Opts.Measure)}});
+  OS << llvm::json::Value(
+      llvm::json::Object{{"policy", Opts.Policy},
+                         {"critic", Opts.CriticName},
+                         {"rtg", Opts.RTGName},
+                         {"rules", Opts.Rules},
+                         {"strategy", strategyName(C.Strategy)},
+                         {"budget", C.Budget},
+                         {"width", C.Width},
+                         {"depth", C.Depth},
+                         {"beam_width", C.BeamWidth},
+                         {"top_m", C.TopM},
+                         {"gamma", C.Gamma},
+                         {"seed", int64_t(C.Seed)},
+                         {"measure", measureModeName(Opts.Measure)},
+                         {"sandbox", sandboxModeName(Sandbox)},
+                         {"held_out", Opts.HeldOutFraction}});
   return OS.str();
 }
 } // namespace
@@ -372,7 +507,9 @@ int maxcode::evaluateMain(const RunOptions &Opts, llvm::StringRef EditedCopy,
   V.Text = (*Edited)->getBuffer().str();
   V.Description = "the edited copy " + EditedCopy.str();
   V.Rules = {"user"};
-  EvalResult R = S.Eval->evaluate(V, S.T);
+  // Every test, held-out ones included, and the cross-check of a large
+  // speedup: what a winner goes through.
+  EvalResult R = S.Eval->verify(V, S.T, Opts.Repetitions);
   if (Opts.JSON)
     printEvaluationJSON(R, S.T, EditedCopy, Out);
   else
@@ -443,7 +580,7 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   SearchConfig Config = Opts.Search;
   Config.VerifyRepetitions = std::max(2 * Opts.Repetitions, 4u);
   RunInfo Info{S.File, S.T.Name, S.Eval->originalText().str(),
-               configJSON(Opts, Config)};
+               configJSON(Opts, Config, S.Sandbox)};
   bool Resumed = false;
   auto Run = (*Store)->beginRun(Info, Opts.Resume, Resumed);
   if (!Run)
@@ -473,6 +610,7 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   SearchEngine Engine(Config, Prop, Backend, Crit, RTG);
   if (LLM.Ledger)
     Engine.setTokenCounter([&] { return LLM.Ledger->totalTokens(); });
+  Engine.setInterruptCheck([] { return interrupted(); });
   ProgressReporter Progress(Err, Opts.ProgressFile);
   Engine.addObserver(Store->get());
   Engine.addObserver(&Progress);
@@ -481,6 +619,19 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   if (llvm::Error E = (*Store)->takeError())
     llvm::WithColor::warning(Err, "clang-maxcode")
         << "the store missed nodes: " << llvm::toString(std::move(E)) << "\n";
+  for (const std::string &PE : R.ProposerErrors)
+    llvm::WithColor::warning(Err, "clang-maxcode")
+        << "the proposer gave nothing: " << PE << "\n";
+  if (R.StopReason == "interrupted") {
+    // The run stays unfinished in the store: --resume continues it. Every
+    // child is gone and every scratch folder removed by now.
+    llvm::WithColor::note(Err, "clang-maxcode")
+        << "interrupted after " << R.Evaluations
+        << " evaluations, which the store '"
+        << (Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath)
+        << "' keeps; run the same command with --resume to continue\n";
+    return 128 + (interruptSignal() ? interruptSignal() : SIGINT);
+  }
   if (llvm::Error E = (*Store)->finishRun(R))
     llvm::WithColor::warning(Err, "clang-maxcode")
         << llvm::toString(std::move(E)) << "\n";
@@ -502,17 +653,21 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                           S.File,
                           S.Eval->originalText().str(),
                           S.Eval->config().Scope,
+                          sandboxModeName(S.Sandbox).str(),
                           Opts.StorePath.empty() ? defaultStorePath(Opts)
                                                  : Opts.StorePath,
                           *Run,
                           Improved,
                           LLM.Ledger ? LLM.Ledger->calls() : 0,
                           LLM.Ledger ? LLM.Ledger->usage() : TokenUsage()};
+  std::vector<ApiUse> AddedCalls;
+  if (Improved)
+    AddedCalls = S.Eval->addedCalls(R.WinnerText, S.T);
   WrittenOutput Written;
   int ExitCode = writeRunOutputs(Finished, Written, Err);
-  // What is shown is what --apply writes: the winner, formatted.
+  // What is shown is what --apply writes: the winner as it was verified.
   std::string NewText = Written.Fixes ? Written.Fixes->Result
-                        : Improved    ? W->V.Text
+                        : Improved    ? R.WinnerText
                                       : S.Eval->originalText().str();
   if (Opts.JSON) {
     llvm::json::Object O{{"version", 1},
@@ -525,7 +680,13 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                          {"evaluations", R.Evaluations},
                          {"from_store", R.FromCache},
                          {"stop_reason", R.StopReason},
+                         {"sandbox", sandboxModeName(S.Sandbox)},
                          {"run", *Run}};
+    if (R.Verification && R.Verification->Suspect)
+      O["suspect"] =
+          llvm::json::Object{{"speedup", R.Verification->RawRatio},
+                             {"cross_measure", R.Verification->CrossMeasure},
+                             {"cross_speedup", R.Verification->CrossRatio}};
     if (Improved)
       O["winner"] = llvm::json::Object{{"text", W->V.Text},
                                        {"rules", W->V.Rules},
@@ -533,6 +694,13 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                                        {"node", W->Id}};
     if (LLM.Ledger)
       O["llm"] = LLM.Ledger->toJSON();
+    llvm::json::Array Added;
+    for (const ApiUse &U : AddedCalls)
+      Added.push_back(
+          llvm::json::Object{{"name", U.Name},
+                             {"category", apiCategoryName(U.Category)},
+                             {"line", U.Line}});
+    O["added_calls"] = std::move(Added);
     O["applied"] = Written.Applied;
     if (Written.Exported)
       O["fixes"] = Opts.ExportFixes;
@@ -554,21 +722,36 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                          *U.getInteger("prompt_tokens"),
                          *U.getInteger("completion_tokens"), R.StopReason);
   }
+  if (!Improved && R.Verification && R.Verification->Suspect) {
+    const EvalResult &V = *R.Verification;
+    Out << llvm::formatv("no verified improvement: the best candidate's "
+                         "{0:f3}x by {1} is suspect ({2:f3}x by {3}), so it "
+                         "is not applied; nothing changed\n",
+                         V.RawRatio, Unit, V.CrossRatio, V.CrossMeasure);
+    return ExitCode;
+  }
   if (!Improved) {
     Out << "no verified improvement found";
-    if (W && R.Verification)
+    if (W && R.Verification && R.Verification->ok())
       Out << llvm::formatv(" (the best candidate re-measured at {0:f3}x, "
-                           "{1})",
-                           R.Verification->RawRatio,
-                           R.Verification->ok() ? "inside the noise"
-                                                : evalStatusName(
-                                                      R.Verification->Status));
+                           "inside the noise)",
+                           R.Verification->RawRatio);
+    else if (W && R.Verification)
+      Out << " (the best candidate failed its verification, "
+          << evalStatusName(R.Verification->Status) << ": "
+          << R.Verification->Reason << ")";
     Out << "; nothing changed\n";
     return ExitCode;
   }
   Out << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}) by "
                        "{3}\n",
                        Speedup, Noise * 100, Unit, winnerDescription(R));
+  // What a reviewer should look at before applying: calls the original does
+  // not make that reach outside the program.
+  for (const ApiUse &U : AddedCalls)
+    Out << "warning: the winner adds " << U.Name << " ("
+        << apiCategoryName(U.Category) << ") at line " << U.Line
+        << "; review it before applying\n";
   std::string Rel = llvm::sys::path::filename(S.File).str();
   Out << unifiedDiff(S.Eval->originalText(), NewText, "a/" + Rel, "b/" + Rel);
   if (Written.Applied)

@@ -240,6 +240,10 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
 
   Out.StopReason = "budget";
   while (Out.Evaluations < Config.Budget) {
+    if (Interrupted && Interrupted()) {
+      Out.StopReason = "interrupted";
+      break;
+    }
     if (Config.WallSeconds > 0 && Elapsed() >= Config.WallSeconds) {
       Out.StopReason = "wall time";
       break;
@@ -254,7 +258,7 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
       break;
     }
     for (unsigned S : Selected) {
-      if (Out.Evaluations >= Config.Budget)
+      if (Out.Evaluations >= Config.Budget || (Interrupted && Interrupted()))
         break;
       Observation Obs = observe(Nodes, S);
       unsigned Left = Config.Budget - Out.Evaluations;
@@ -265,8 +269,8 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
       ++Nodes[S].Expansions;
       if (!Proposed) {
         // A proposer that fails here (an LLM answering garbage) has nothing
-        // to offer this node now; the history says why.
-        llvm::consumeError(Proposed.takeError());
+        // to offer this node now; the result keeps why.
+        Out.ProposerErrors.push_back(llvm::toString(Proposed.takeError()));
         Nodes[S].Exhausted = true;
         continue;
       }
@@ -295,6 +299,10 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
       for (size_t I : Order)
         Batch.push_back(C[I]);
       std::vector<EvalResult> Results = Backend.evaluate(Batch, T);
+      // An interrupted batch says nothing about its variants: it is not
+      // kept, so that --resume evaluates it again.
+      if (Interrupted && Interrupted())
+        break;
       for (size_t K = 0; K < Batch.size(); ++K) {
         Node N;
         N.Id = Nodes.size();
@@ -314,8 +322,7 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
         int Inc = incumbent(Nodes);
         if (Backend.noisy() && N.Result.ok() &&
             N.discounted(Config.Gamma) > Nodes[Inc].discounted(Config.Gamma)) {
-          EvalResult Again =
-              Backend.verify(N.V, T, Config.VerifyRepetitions);
+          EvalResult Again = Backend.retime(N.V, T, Config.VerifyRepetitions);
           if (!Again.ok() || Again.Ratio < N.Result.Ratio) {
             N.Result.Notes.push_back("re-timed: " +
                                      std::string(evalStatusName(Again.Status)) +
@@ -340,15 +347,44 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
     }
   }
 
-  // Verify the winner: re-timed, interleaved, more repetitions, re-checked.
-  int Inc = incumbent(Nodes);
-  if (Inc > 0) {
-    Out.Winner = Inc;
-    EvalResult V =
-        Backend.verify(Nodes[Inc].V, T, Config.VerifyRepetitions);
-    Out.Verified = V.ok() && V.Ratio > 1.0;
-    Out.Verification = std::move(V);
-  }
+  // Verify the winner: rebuilt, re-checked on every test (held-out ones
+  // included), re-timed with more repetitions. A candidate that does not
+  // hold up (a held-out test, a suspect speedup) gives way to the next.
+  if (!(Interrupted && Interrupted()))
+    verifyBest(Nodes, T, Out);
   Out.Seconds = Elapsed();
   return Out;
+}
+
+void SearchEngine::verifyBest(const std::vector<Node> &Nodes, const Target &T,
+                              SearchResult &Out) const {
+  std::vector<unsigned> Order;
+  for (const Node &N : Nodes)
+    if (N.Parent >= 0 && N.Result.ok() && N.Result.Ratio > 1.0 &&
+        N.discounted(Config.Gamma) > Nodes[0].discounted(Config.Gamma))
+      Order.push_back(N.Id);
+  std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    return Nodes[A].discounted(Config.Gamma) >
+           Nodes[B].discounted(Config.Gamma);
+  });
+  for (unsigned Id : Order) {
+    if (Out.Rejected.size() >= Config.VerifyCandidates ||
+        (Interrupted && Interrupted()))
+      break;
+    Variant Final = Backend.finalForm(Nodes[Id].V, T);
+    EvalResult V = Backend.verify(Final, T, Config.VerifyRepetitions);
+    if (V.ok() && V.Ratio > 1.0 && !V.Suspect) {
+      Out.Winner = int(Id);
+      Out.Verified = true;
+      Out.Verification = std::move(V);
+      Out.WinnerText = std::move(Final.Text);
+      return;
+    }
+    Out.Rejected.push_back({Id, std::move(V)});
+  }
+  // Nothing held up: the best candidate and why, for the summary.
+  if (!Out.Rejected.empty()) {
+    Out.Winner = int(Out.Rejected.front().first);
+    Out.Verification = Out.Rejected.front().second;
+  }
 }

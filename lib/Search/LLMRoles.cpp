@@ -141,6 +141,11 @@ llvm::Error maxcode::checkLLMOptions(const RunOptions &Opts) {
   if (!L.ReplayDir.empty() && !llvm::sys::fs::is_directory(L.ReplayDir))
     return llvm::createStringError("--llm-replay '" + L.ReplayDir +
                                    "' is not a directory");
+  // Before anything is built or sent: a key never crosses a network in the
+  // clear.
+  if (L.ReplayDir.empty())
+    if (llvm::Error E = checkEndpointURL(L.Endpoint))
+      return E;
   if (!L.RecordDir.empty() && !L.ReplayDir.empty())
     return llvm::createStringError(
         "--llm-record and --llm-replay cannot be given together");

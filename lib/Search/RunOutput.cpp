@@ -35,6 +35,7 @@ SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
   SearchReport Rep;
   Rep.File = S.File;
   Rep.Measure = measureModeName(Opts.Measure).str();
+  Rep.Sandbox = S.Sandbox;
   Rep.Policy = Opts.Policy;
   Rep.Critic = Opts.CriticName;
   Rep.RTG = Opts.RTGName;
@@ -122,8 +123,14 @@ int maxcode::writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
     return Code;
   };
   if (S.Improved) {
+    // The winner's bytes as they were verified: formatted before, never
+    // after (EvaluationBackend::finalForm).
     const Node &Winner = S.Result.Nodes[S.Result.Winner];
-    auto F = computeFixes(S.File, S.Original, Winner.V.Text, S.T, S.Scope);
+    llvm::StringRef Text = S.Result.WinnerText.empty()
+                               ? llvm::StringRef(Winner.V.Text)
+                               : llvm::StringRef(S.Result.WinnerText);
+    auto F = computeFixes(S.File, S.Original, Text, S.T, S.Scope,
+                          /*Reformat=*/S.Result.WinnerText.empty());
     if (!F)
       return Fail(2, F.takeError());
     W.Fixes = std::move(*F);

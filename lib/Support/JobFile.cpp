@@ -59,16 +59,21 @@ static llvm::Expected<Value> readJSON(const std::string &Path) {
 
 llvm::Error maxcode::writeJobSpec(llvm::StringRef Stem,
                                   const ProcessSpec &Spec) {
-  Array Argv, Env;
+  Array Argv, Env, Pass;
   for (const std::string &A : Spec.Argv)
     Argv.push_back(str(A));
+  for (const std::string &P : Spec.PassEnv)
+    Pass.push_back(str(P));
   for (const auto &KV : Spec.Env)
     Env.push_back(Array{str(KV.first), str(KV.second)});
   const ProcessLimits &L = Spec.Limits;
   Object O{{"argv", std::move(Argv)},
            {"working_dir", str(Spec.WorkingDir)},
            {"env", std::move(Env)},
-           {"clear_env", Spec.ClearEnv},
+           {"inherit_env", Spec.InheritEnvironment},
+           {"pass_env", std::move(Pass)},
+           {"report_pipe", Spec.ReportPipe},
+           {"stop_grace_seconds", Spec.StopGraceSeconds},
            {"stdin", str(Spec.StdinFile)},
            {"wall_seconds", L.WallSeconds},
            {"cpu_seconds", L.CpuSeconds},
@@ -108,7 +113,12 @@ llvm::Expected<ProcessSpec> maxcode::readJobSpec(llvm::StringRef Stem) {
     return O->getInteger(K).value_or(Default);
   };
   S.WorkingDir = Str("working_dir");
-  S.ClearEnv = O->getBoolean("clear_env").value_or(false);
+  S.InheritEnvironment = O->getBoolean("inherit_env").value_or(false);
+  if (const Array *Pass = O->getArray("pass_env"))
+    for (const Value &P : *Pass)
+      S.PassEnv.push_back(P.getAsString().value_or("").str());
+  S.ReportPipe = O->getBoolean("report_pipe").value_or(false);
+  S.StopGraceSeconds = O->getNumber("stop_grace_seconds").value_or(2);
   S.StdinFile = Str("stdin");
   S.Limits.WallSeconds = O->getNumber("wall_seconds").value_or(0);
   S.Limits.CpuSeconds = unsigned(Int("cpu_seconds", 0));
@@ -127,11 +137,14 @@ llvm::Error maxcode::writeJobResult(llvm::StringRef Stem,
     return E;
   if (llvm::Error E = writeBytes(Stem + ".stderr", R.Stderr))
     return E;
+  if (llvm::Error E = writeBytes(Stem + ".report", R.Report))
+    return E;
   Object O{{"exit_code", R.ExitCode},
            {"signal", R.Signal},
            {"timed_out", R.TimedOut},
            {"output_limit_exceeded", R.OutputLimitExceeded},
            {"cancelled", R.Cancelled},
+           {"interrupted", R.Interrupted},
            {"wall_seconds", R.WallSeconds},
            {"user_seconds", R.UserSeconds},
            {"system_seconds", R.SystemSeconds},
@@ -157,12 +170,14 @@ llvm::Expected<ProcessResult> maxcode::readJobResult(llvm::StringRef Stem) {
   R.OutputLimitExceeded =
       O->getBoolean("output_limit_exceeded").value_or(false);
   R.Cancelled = O->getBoolean("cancelled").value_or(false);
+  R.Interrupted = O->getBoolean("interrupted").value_or(false);
   R.WallSeconds = O->getNumber("wall_seconds").value_or(0);
   R.UserSeconds = O->getNumber("user_seconds").value_or(0);
   R.SystemSeconds = O->getNumber("system_seconds").value_or(0);
   R.MaxRSSBytes = uint64_t(O->getInteger("max_rss_bytes").value_or(0));
   for (auto [Suffix, Into] :
-       {std::pair{".stdout", &R.Stdout}, std::pair{".stderr", &R.Stderr}}) {
+       {std::pair{".stdout", &R.Stdout}, std::pair{".stderr", &R.Stderr},
+        std::pair{".report", &R.Report}}) {
     auto Buf = llvm::MemoryBuffer::getFile(Stem + Suffix);
     if (!Buf)
       return llvm::createStringError("cannot read '" + Stem + Suffix +
@@ -174,7 +189,8 @@ llvm::Expected<ProcessResult> maxcode::readJobResult(llvm::StringRef Stem) {
 
 void maxcode::removeJobFiles(llvm::StringRef Stem) {
   for (const char *Suffix :
-       {".spec.json", ".result.json", ".stdout", ".stderr", ".result.json.tmp",
-        ".stdout.tmp", ".stderr.tmp", ".spec.json.tmp", ".jobid"})
+       {".spec.json", ".result.json", ".stdout", ".stderr", ".report",
+        ".result.json.tmp", ".stdout.tmp", ".stderr.tmp", ".report.tmp",
+        ".spec.json.tmp", ".jobid"})
     (void)llvm::sys::fs::remove(Stem + Suffix);
 }

@@ -10,19 +10,23 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 
 #include <cerrno>
-#include <dirent.h>
-#include <sys/stat.h>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <mutex>
 #include <poll.h>
+#include <set>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -42,6 +46,8 @@ std::string ProcessResult::describe() const {
     return "killed: output limit exceeded";
   if (Cancelled)
     return "cancelled";
+  if (Interrupted)
+    return "interrupted";
   if (Signal)
     return "killed by signal " + std::to_string(Signal) + " (" +
            strsignal(Signal) + ")";
@@ -75,14 +81,124 @@ std::string maxcode::shellQuote(llvm::StringRef Word) {
   return Out + "'";
 }
 
+llvm::ArrayRef<llvm::StringLiteral> maxcode::safeEnvironmentNames() {
+  // What a compiler, a shell, the C library and CUDA need to work the same
+  // as for the user; nothing here names a credential.
+  static constexpr llvm::StringLiteral Names[] = {"PATH",
+                                                  "LANG",
+                                                  "LANGUAGE",
+                                                  "LC_ALL",
+                                                  "LC_CTYPE",
+                                                  "LC_COLLATE",
+                                                  "LC_MESSAGES",
+                                                  "LC_NUMERIC",
+                                                  "LC_TIME",
+                                                  "TZ",
+                                                  "LD_LIBRARY_PATH",
+                                                  "CUDA_PATH",
+                                                  "CUDA_HOME",
+                                                  "CUDA_VISIBLE_DEVICES",
+                                                  "NVIDIA_VISIBLE_DEVICES",
+                                                  "SOURCE_DATE_EPOCH"};
+  return Names;
+}
+
+//===----------------------------------------------------------------------===//
+// The tool's own process: strays and interrupts
+//===----------------------------------------------------------------------===//
+
 namespace {
+/// The children runProcess started and has not reaped yet. Anything else
+/// whose parent is this process is a stray: a descendant of a child whose
+/// supervisor died, re-parented here because we are a subreaper.
+std::mutex ChildrenMutex;
+std::set<pid_t> &liveChildren() {
+  static std::set<pid_t> Children;
+  return Children;
+}
+std::atomic<bool> IsSubreaper{false};
+
+std::atomic<int> InterruptSignal{0};
+
+void onInterrupt(int Signal) {
+  // A second Ctrl-C ends the process at once, the way people expect.
+  if (InterruptSignal.load() && Signal == SIGINT) {
+    ::signal(SIGINT, SIG_DFL);
+    ::raise(SIGINT);
+    return;
+  }
+  InterruptSignal.store(Signal);
+}
+
+/// The pids whose parent is this process, from /proc.
+std::vector<pid_t> childrenFromProc() {
+  std::vector<pid_t> Out;
+  pid_t Self = getpid();
+  DIR *D = opendir("/proc");
+  if (!D)
+    return Out;
+  while (struct dirent *E = readdir(D)) {
+    llvm::StringRef Name(E->d_name);
+    pid_t Pid;
+    if (Name.getAsInteger(10, Pid))
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFileAsStream("/proc/" + Name + "/stat");
+    if (!Buf)
+      continue;
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+    llvm::StringRef Stat = (*Buf)->getBuffer();
+    size_t Close = Stat.rfind(')');
+    if (Close == llvm::StringRef::npos)
+      continue;
+    llvm::SmallVector<llvm::StringRef, 4> F;
+    Stat.drop_front(Close + 1).split(F, ' ', 3, false);
+    pid_t Parent;
+    if (F.size() >= 2 && !F[1].getAsInteger(10, Parent) && Parent == Self)
+      Out.push_back(Pid);
+  }
+  closedir(D);
+  return Out;
+}
+
+/// Kills and reaps every stray (see liveChildren); rate-limited, since each
+/// running child's monitor calls it.
+void killStrays() {
+  if (!IsSubreaper.load())
+    return;
+  static std::atomic<int64_t> LastNs{0};
+  int64_t Now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+  int64_t Last = LastNs.load();
+  if (Now - Last < 200000000 || !LastNs.compare_exchange_strong(Last, Now))
+    return;
+  std::vector<pid_t> Strays;
+  {
+    std::lock_guard<std::mutex> L(ChildrenMutex);
+    for (pid_t P : childrenFromProc())
+      if (!liveChildren().count(P))
+        Strays.push_back(P);
+  }
+  for (pid_t P : Strays) {
+    ::kill(P, SIGKILL);
+    int Status;
+    while (waitpid(P, &Status, 0) < 0 && errno == EINTR)
+      ;
+  }
+}
+
 // Everything the child needs, prepared before fork so that the child only
 // makes async-signal-safe calls.
 struct ChildPlan {
   std::vector<std::string> Strings;
   std::vector<char *> Argv;
+  std::vector<std::string> EnvStrings;
   std::vector<char *> Envp;
   std::string Program;
+  std::string Stdin;
+  std::string WorkDir;
+  uint64_t ProcessLimit = 0;
+  bool DropToUser = false;
 };
 
 void setLimit(int Resource, uint64_t Value) {
@@ -114,230 +230,377 @@ unsigned countProcessesOf(uid_t Uid) {
   _exit(127);
 }
 
-double toSeconds(const struct timeval &T) {
-  return T.tv_sec + T.tv_usec / 1e6;
-}
-} // namespace
+double toSeconds(const struct timeval &T) { return T.tv_sec + T.tv_usec / 1e6; }
 
-llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
-  if (Spec.Argv.empty())
-    return llvm::createStringError("empty command");
-
-  std::string Program = Spec.Argv[0];
-  if (Program.find('/') == std::string::npos) {
-    llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Program);
-    if (!Found)
-      return llvm::createStringError("cannot find program '" + Program +
-                                     "' on PATH");
-    Program = *Found;
-  }
-
-  // Environment: the parent's, then the overrides.
-  std::vector<std::string> EnvStrings;
+/// The child's environment: the allow-list (or everything), then the
+/// overrides.
+std::vector<std::string> childEnvironment(const ProcessSpec &Spec) {
+  std::vector<std::string> Out;
   auto Overridden = [&](llvm::StringRef Entry) {
-    for (const auto &KV : Spec.Env)
-      if (Entry.starts_with(KV.first + "="))
-        return true;
-    return false;
+    return llvm::any_of(Spec.Env, [&](const auto &KV) {
+      return Entry.starts_with(KV.first + "=");
+    });
   };
-  if (!Spec.ClearEnv) {
-    for (char **E = environ; E && *E; ++E)
-      if (!Overridden(*E))
-        EnvStrings.emplace_back(*E);
-  } else if (const char *Path = getenv("PATH")) {
-    if (!Overridden("PATH="))
-      EnvStrings.push_back(std::string("PATH=") + Path);
-  }
+  auto Allowed = [&](llvm::StringRef Entry) {
+    llvm::StringRef Name = Entry.split('=').first;
+    return llvm::is_contained(safeEnvironmentNames(), Name) ||
+           llvm::any_of(Spec.PassEnv, [&](llvm::StringRef P) {
+             return P == Name ||
+                    (P.ends_with("*") && Name.starts_with(P.drop_back()));
+           });
+  };
+  for (char **E = environ; E && *E; ++E)
+    if ((Spec.InheritEnvironment || Allowed(*E)) && !Overridden(*E))
+      Out.emplace_back(*E);
   for (const auto &KV : Spec.Env)
-    EnvStrings.push_back(KV.first + "=" + KV.second);
+    Out.push_back(KV.first + "=" + KV.second);
+  return Out;
+}
 
+llvm::Expected<ChildPlan> planChild(const ProcessSpec &Spec) {
   ChildPlan Plan;
-  Plan.Program = Program;
+  Plan.Program = Spec.Argv[0];
+  if (Plan.Program.find('/') == std::string::npos) {
+    llvm::ErrorOr<std::string> Found =
+        llvm::sys::findProgramByName(Plan.Program);
+    if (!Found)
+      return llvm::createStringError("cannot find program '" + Plan.Program +
+                                     "' on PATH");
+    Plan.Program = *Found;
+  }
   Plan.Strings = Spec.Argv;
   for (std::string &S : Plan.Strings)
     Plan.Argv.push_back(S.data());
   Plan.Argv.push_back(nullptr);
-  for (std::string &S : EnvStrings)
+  Plan.EnvStrings = childEnvironment(Spec);
+  for (std::string &S : Plan.EnvStrings)
     Plan.Envp.push_back(S.data());
   Plan.Envp.push_back(nullptr);
-
+  Plan.Stdin = Spec.StdinFile.empty() ? "/dev/null" : Spec.StdinFile;
+  Plan.WorkDir = Spec.WorkingDir;
   // RLIMIT_NPROC counts every process of the real user. When the child keeps
   // our (non-root) user, the limit must sit above what that user already
   // runs, or the child could not fork at all.
-  uint64_t ProcessLimit = Spec.Limits.MaxProcesses;
-  if (ProcessLimit && geteuid() != 0)
-    ProcessLimit += countProcessesOf(getuid());
+  Plan.ProcessLimit = Spec.Limits.MaxProcesses;
+  if (Plan.ProcessLimit && geteuid() != 0)
+    Plan.ProcessLimit += countProcessesOf(getuid());
+  Plan.DropToUser = Spec.RunAsUid >= 0 && geteuid() == 0;
+  return Plan;
+}
 
-  int OutPipe[2], ErrPipe[2], StatusPipe[2];
-  if (pipe2(OutPipe, O_CLOEXEC) || pipe2(ErrPipe, O_CLOEXEC) ||
-      pipe2(StatusPipe, O_CLOEXEC))
-    return llvm::createStringError(
-        llvm::Twine("cannot create pipes: ") + strerror(errno));
+/// The pipes between us and one child: stdout, stderr, the optional report,
+/// and the status pipe that carries an exec failure.
+struct ChildPipes {
+  int Out[2] = {-1, -1}, Err[2] = {-1, -1}, Report[2] = {-1, -1},
+      Status[2] = {-1, -1};
+  ~ChildPipes() {
+    for (int *P : {Out, Err, Report, Status})
+      for (int I : {0, 1})
+        if (P[I] >= 0)
+          close(P[I]);
+  }
+  void closeWriteEnds() {
+    for (int *P : {Out, Err, Report, Status})
+      if (P[1] >= 0) {
+        close(P[1]);
+        P[1] = -1;
+      }
+  }
+};
 
-  const char *StdinPath =
-      Spec.StdinFile.empty() ? "/dev/null" : Spec.StdinFile.c_str();
-  const char *WorkDir = Spec.WorkingDir.empty() ? nullptr
-                                                : Spec.WorkingDir.c_str();
-  bool DropToUser = Spec.RunAsUid >= 0 && geteuid() == 0;
+/// In the child, after fork: async-signal-safe calls only.
+[[noreturn]] void execChild(const ChildPlan &Plan, const ProcessSpec &Spec,
+                            const ChildPipes &P) {
+  // A session of its own: no controlling terminal (so no TIOCSTI into the
+  // user's), and a process group that a timeout kills whole.
+  setsid();
+  signal(SIGPIPE, SIG_DFL);
+  sigset_t None;
+  sigemptyset(&None);
+  sigprocmask(SIG_SETMASK, &None, nullptr);
+  // Every descriptor the child keeps is first moved above 10, so that none
+  // of the dup2 calls below overwrites another (the parent's 0-2 may be
+  // closed), and the status pipe stays until exec closes it.
+  auto Lift = [](int Fd) { return fcntl(Fd, F_DUPFD_CLOEXEC, 10); };
+  int StatusFd = Lift(P.Status[1]);
+  if (StatusFd < 0)
+    childFail(P.Status[1], errno);
+  int In = open(Plan.Stdin.c_str(), O_RDONLY | O_CLOEXEC);
+  if (In < 0)
+    childFail(StatusFd, errno);
+  int Sources[4] = {Lift(In), Lift(P.Out[1]), Lift(P.Err[1]),
+                    P.Report[1] >= 0 ? Lift(P.Report[1]) : -1};
+  unsigned Keep = 0;
+  for (int Target = 0; Target < 4; ++Target) {
+    if (Sources[Target] < 0)
+      continue;
+    if (dup2(Sources[Target], Target) != Target)
+      childFail(StatusFd, errno);
+    Keep = Target + 1;
+  }
+  // Descriptors 0-2 (and the report's 3) only: nothing of ours, such as the
+  // test's input folder or the store, reaches the child.
+  if (StatusFd > int(Keep))
+    close_range(Keep, unsigned(StatusFd) - 1, 0);
+  close_range(unsigned(StatusFd) + 1, ~0U, 0);
+  if (!Plan.WorkDir.empty() && chdir(Plan.WorkDir.c_str()) != 0)
+    childFail(StatusFd, errno);
+  const ProcessLimits &L = Spec.Limits;
+  setLimit(RLIMIT_CPU, L.CpuSeconds);
+  setLimit(RLIMIT_AS, L.MemoryBytes);
+  setLimit(RLIMIT_FSIZE, L.FileSizeBytes);
+  setLimit(RLIMIT_NPROC, Plan.ProcessLimit);
+  struct rlimit NoCore = {0, 0};
+  setrlimit(RLIMIT_CORE, &NoCore);
+  if (Plan.DropToUser) {
+    gid_t Gid = Spec.RunAsGid >= 0 ? Spec.RunAsGid : Spec.RunAsUid;
+    if (setgroups(0, nullptr) != 0 || setgid(Gid) != 0 ||
+        setuid(Spec.RunAsUid) != 0)
+      childFail(StatusFd, errno);
+  }
+  execve(Plan.Program.c_str(), Plan.Argv.data(), Plan.Envp.data());
+  childFail(StatusFd, errno);
+}
+
+/// Watches one running child: drains its pipes into the result, enforces
+/// the deadline, the output cap, cancellation and interrupts, and reaps it.
+class ChildMonitor {
+public:
+  ChildMonitor(const ProcessSpec &Spec, pid_t Pid, ChildPipes &P,
+               std::chrono::steady_clock::time_point Start)
+      : Spec(Spec), Pid(Pid), Start(Start) {
+    Fds[0] = P.Out[0];
+    Fds[1] = P.Err[0];
+    Fds[2] = P.Report[0];
+    Sinks[0] = &R.Stdout;
+    Sinks[1] = &R.Stderr;
+    Sinks[2] = &R.Report;
+    for (int I = 0; I < 3; ++I) {
+      Open[I] = Fds[I] >= 0;
+      if (!Open[I])
+        continue;
+      // Large pipes and reads drained until they would block: a child
+      // writing a flood must reach the output cap quickly.
+      fcntl(Fds[I], F_SETPIPE_SZ, 1 << 20);
+      fcntl(Fds[I], F_SETFL, fcntl(Fds[I], F_GETFL) | O_NONBLOCK);
+    }
+    Buffer.resize(1 << 20);
+  }
+
+  ProcessResult run() {
+    while (!Reaped || anyOpen()) {
+      drain(Reaped ? 100 : 10);
+      if (!Reaped)
+        reap();
+      else if (std::chrono::steady_clock::now() > PipeDeadline)
+        break; // A stray holds a pipe: never wait on it.
+      checkStops();
+      killStrays();
+    }
+    finish();
+    return std::move(R);
+  }
+
+private:
+  bool anyOpen() const { return Open[0] || Open[1] || Open[2]; }
+
+  void drain(int TimeoutMs) {
+    struct pollfd Active[3];
+    int Map[3], Count = 0;
+    for (int I = 0; I < 3; ++I)
+      if (Open[I]) {
+        Active[Count] = {Fds[I], POLLIN, 0};
+        Map[Count++] = I;
+      }
+    if (!Count) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      return;
+    }
+    int P = poll(Active, Count, TimeoutMs);
+    for (int J = 0; P > 0 && J < Count; ++J)
+      if (Active[J].revents & (POLLIN | POLLHUP | POLLERR))
+        readAll(Map[J]);
+  }
+
+  void readAll(int I) {
+    for (;;) {
+      ssize_t Got = read(Fds[I], Buffer.data(), Buffer.size());
+      if (Got < 0 && errno == EINTR)
+        continue;
+      if (Got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return;
+      if (Got <= 0) {
+        Open[I] = false;
+        return;
+      }
+      std::string &Sink = *Sinks[I];
+      uint64_t Cap = I == 2 ? (4ull << 20) : Spec.Limits.OutputBytes;
+      size_t Room = Cap > Sink.size() ? Cap - Sink.size() : 0;
+      Sink.append(Buffer.data(), std::min<size_t>(Room, size_t(Got)));
+      if (size_t(Got) > Room && I != 2 && !Stopping) {
+        R.OutputLimitExceeded = true;
+        stop(/*Graceful=*/false);
+        return;
+      }
+    }
+  }
+
+  void reap() {
+    pid_t W = wait4(Pid, &Status, WNOHANG, &Usage);
+    if (W != Pid)
+      return;
+    Reaped = true;
+    R.WallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    {
+      std::lock_guard<std::mutex> L(ChildrenMutex);
+      liveChildren().erase(Pid);
+    }
+    // Whatever the child left running in its group goes with it; what left
+    // the group was its supervisor's to kill, or is a stray (killStrays).
+    ::kill(-Pid, SIGKILL);
+    PipeDeadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  }
+
+  void checkStops() {
+    if (Reaped)
+      return;
+    auto Now = std::chrono::steady_clock::now();
+    if (Stopping) {
+      if (Now > KillAt) {
+        ::kill(-Pid, SIGKILL);
+        ::kill(Pid, SIGKILL);
+      }
+      return;
+    }
+    if (Spec.Limits.WallSeconds > 0 &&
+        Now - Start > std::chrono::duration<double>(Spec.Limits.WallSeconds)) {
+      R.TimedOut = true;
+      stop(/*Graceful=*/true);
+    } else if (Spec.Cancel && Spec.Cancel->load()) {
+      R.Cancelled = true;
+      stop(/*Graceful=*/true);
+    } else if (interrupted()) {
+      R.Interrupted = true;
+      stop(/*Graceful=*/true);
+    }
+  }
+
+  /// Asks the child to end (SIGTERM: our supervisor then kills its whole
+  /// tree), and kills its group once the grace period is over.
+  void stop(bool Graceful) {
+    Stopping = true;
+    auto Now = std::chrono::steady_clock::now();
+    if (Graceful && Spec.StopGraceSeconds > 0) {
+      ::kill(Pid, SIGTERM);
+      KillAt =
+          Now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(Spec.StopGraceSeconds));
+    } else {
+      ::kill(-Pid, SIGKILL);
+      ::kill(Pid, SIGKILL);
+      KillAt = Now;
+    }
+  }
+
+  void finish() {
+    if (WIFEXITED(Status))
+      R.ExitCode = WEXITSTATUS(Status);
+    else if (WIFSIGNALED(Status))
+      R.Signal = WTERMSIG(Status);
+    // A kill for our own reasons is reported as that reason.
+    if (R.TimedOut || R.OutputLimitExceeded || R.Cancelled || R.Interrupted)
+      R.Signal = 0;
+    // RLIMIT_CPU ends the child with SIGXCPU (or SIGKILL past the hard limit).
+    if (R.Signal == SIGXCPU)
+      R.TimedOut = true;
+    R.UserSeconds = toSeconds(Usage.ru_utime);
+    R.SystemSeconds = toSeconds(Usage.ru_stime);
+    R.MaxRSSBytes = uint64_t(Usage.ru_maxrss) * 1024;
+  }
+
+  const ProcessSpec &Spec;
+  pid_t Pid;
+  std::chrono::steady_clock::time_point Start, KillAt, PipeDeadline;
+  int Fds[3];
+  std::string *Sinks[3];
+  bool Open[3];
+  bool Reaped = false, Stopping = false;
+  int Status = 0;
+  struct rusage Usage = {};
+  std::vector<char> Buffer;
+  ProcessResult R;
+};
+} // namespace
+
+void maxcode::becomeSubreaper() {
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
+    IsSubreaper.store(true);
+}
+
+void maxcode::installInterruptHandlers() {
+  struct sigaction SA;
+  memset(&SA, 0, sizeof(SA));
+  SA.sa_handler = onInterrupt;
+  sigemptyset(&SA.sa_mask);
+  for (int S : {SIGINT, SIGTERM, SIGHUP})
+    sigaction(S, &SA, nullptr);
+}
+
+bool maxcode::interrupted() { return InterruptSignal.load() != 0; }
+int maxcode::interruptSignal() { return InterruptSignal.load(); }
+void maxcode::requestInterrupt(int Signal) { InterruptSignal.store(Signal); }
+
+llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
+  if (Spec.Argv.empty())
+    return llvm::createStringError("empty command");
+  if (interrupted())
+    return llvm::createStringError("interrupted");
+  auto Plan = planChild(Spec);
+  if (!Plan)
+    return Plan.takeError();
+
+  ChildPipes P;
+  if (pipe2(P.Out, O_CLOEXEC) || pipe2(P.Err, O_CLOEXEC) ||
+      pipe2(P.Status, O_CLOEXEC) ||
+      (Spec.ReportPipe && pipe2(P.Report, O_CLOEXEC)))
+    return llvm::createStringError(llvm::Twine("cannot create pipes: ") +
+                                   strerror(errno));
 
   auto Start = std::chrono::steady_clock::now();
-  pid_t Pid = fork();
+  pid_t Pid;
+  {
+    // Registered before any stray sweep can see it.
+    std::lock_guard<std::mutex> L(ChildrenMutex);
+    Pid = fork();
+    if (Pid == 0)
+      execChild(*Plan, Spec, P);
+    if (Pid > 0)
+      liveChildren().insert(Pid);
+  }
   if (Pid < 0)
     return llvm::createStringError(llvm::Twine("fork failed: ") +
                                    strerror(errno));
-  if (Pid == 0) {
-    // Child: async-signal-safe calls only.
-    setpgid(0, 0);
-    signal(SIGPIPE, SIG_DFL);
-    int In = open(StdinPath, O_RDONLY);
-    if (In < 0)
-      childFail(StatusPipe[1], errno);
-    dup2(In, 0);
-    dup2(OutPipe[1], 1);
-    dup2(ErrPipe[1], 2);
-    if (WorkDir && chdir(WorkDir) != 0)
-      childFail(StatusPipe[1], errno);
-    const ProcessLimits &L = Spec.Limits;
-    setLimit(RLIMIT_CPU, L.CpuSeconds);
-    setLimit(RLIMIT_AS, L.MemoryBytes);
-    setLimit(RLIMIT_FSIZE, L.FileSizeBytes);
-    setLimit(RLIMIT_NPROC, ProcessLimit);
-    setLimit(RLIMIT_CORE, 0);
-    struct rlimit NoCore = {0, 0};
-    setrlimit(RLIMIT_CORE, &NoCore);
-    if (DropToUser) {
-      gid_t Gid = Spec.RunAsGid >= 0 ? Spec.RunAsGid : Spec.RunAsUid;
-      if (setgroups(0, nullptr) != 0 || setgid(Gid) != 0 ||
-          setuid(Spec.RunAsUid) != 0)
-        childFail(StatusPipe[1], errno);
-    }
-    execve(Plan.Program.c_str(), Plan.Argv.data(), Plan.Envp.data());
-    childFail(StatusPipe[1], errno);
-  }
-
-  setpgid(Pid, Pid); // Also in the parent: no race with an early kill.
-  close(OutPipe[1]);
-  close(ErrPipe[1]);
-  close(StatusPipe[1]);
+  P.closeWriteEnds();
 
   int ChildErrno = 0;
-  ssize_t N = read(StatusPipe[0], &ChildErrno, sizeof(ChildErrno));
-  close(StatusPipe[0]);
+  ssize_t N;
+  while ((N = read(P.Status[0], &ChildErrno, sizeof(ChildErrno))) < 0 &&
+         errno == EINTR)
+    ;
   if (N == (ssize_t)sizeof(ChildErrno)) {
     int Status;
     while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
       ;
-    close(OutPipe[0]);
-    close(ErrPipe[0]);
-    return llvm::createStringError("cannot run '" + Program + "'" +
-                                   (WorkDir ? std::string(" in ") + WorkDir
-                                            : std::string()) +
-                                   ": " + strerror(ChildErrno));
+    {
+      std::lock_guard<std::mutex> L(ChildrenMutex);
+      liveChildren().erase(Pid);
+    }
+    return llvm::createStringError(
+        "cannot run '" + Plan->Program + "'" +
+        (Spec.WorkingDir.empty() ? std::string() : " in " + Spec.WorkingDir) +
+        ": " + strerror(ChildErrno));
   }
-
-  ProcessResult R;
-  struct pollfd Fds[2] = {{OutPipe[0], POLLIN, 0}, {ErrPipe[0], POLLIN, 0}};
-  std::string *Sinks[2] = {&R.Stdout, &R.Stderr};
-  bool Open[2] = {true, true};
-  bool Reaped = false, GroupKilled = false;
-  int Status = 0;
-  struct rusage Usage;
-  memset(&Usage, 0, sizeof(Usage));
-  auto Deadline =
-      Start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                  std::chrono::duration<double>(Spec.Limits.WallSeconds));
-  auto KillGroup = [&] {
-    if (!GroupKilled)
-      kill(-Pid, SIGKILL);
-    GroupKilled = true;
-  };
-  // Large pipes and reads drained until they would block: a child writing a
-  // flood must reach the output cap quickly, not at the pace of poll().
-  for (int Fd : {OutPipe[0], ErrPipe[0]}) {
-    fcntl(Fd, F_SETPIPE_SZ, 1 << 20);
-    fcntl(Fd, F_SETFL, fcntl(Fd, F_GETFL) | O_NONBLOCK);
-  }
-  std::vector<char> Buffer(1 << 20);
-  char *Buf = Buffer.data();
-  while (!Reaped || Open[0] || Open[1]) {
-    int Timeout = Reaped ? 100 : 10;
-    if (Open[0] || Open[1]) {
-      struct pollfd Active[2];
-      int Map[2], Count = 0;
-      for (int I = 0; I < 2; ++I)
-        if (Open[I]) {
-          Active[Count] = Fds[I];
-          Map[Count++] = I;
-        }
-      int P = poll(Active, Count, Timeout);
-      for (int J = 0; P > 0 && J < Count; ++J) {
-        if (!(Active[J].revents & (POLLIN | POLLHUP | POLLERR)))
-          continue;
-        int I = Map[J];
-        for (;;) {
-          ssize_t Got = read(Fds[I].fd, Buf, Buffer.size());
-          if (Got < 0 && errno == EINTR)
-            continue;
-          if (Got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            break;
-          if (Got <= 0) {
-            Open[I] = false;
-            break;
-          }
-          std::string &Sink = *Sinks[I];
-          size_t Room = Spec.Limits.OutputBytes > Sink.size()
-                            ? Spec.Limits.OutputBytes - Sink.size()
-                            : 0;
-          Sink.append(Buf, std::min<size_t>(Room, Got));
-          if ((size_t)Got > Room && !R.TimedOut) {
-            R.OutputLimitExceeded = true;
-            KillGroup();
-            break;
-          }
-        }
-      }
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    if (!Reaped) {
-      pid_t W = wait4(Pid, &Status, WNOHANG, &Usage);
-      if (W == Pid) {
-        Reaped = true;
-        R.WallSeconds = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - Start)
-                            .count();
-        // Whatever the child left running in its group goes with it; this
-        // also closes pipes that a grandchild kept open.
-        KillGroup();
-      }
-    }
-    if (!Reaped && Spec.Limits.WallSeconds > 0 &&
-        std::chrono::steady_clock::now() > Deadline && !R.TimedOut &&
-        !R.OutputLimitExceeded) {
-      R.TimedOut = true;
-      KillGroup();
-    }
-    if (!Reaped && Spec.Cancel && Spec.Cancel->load() && !R.TimedOut &&
-        !R.OutputLimitExceeded && !R.Cancelled) {
-      R.Cancelled = true;
-      KillGroup();
-    }
-  }
-  close(OutPipe[0]);
-  close(ErrPipe[0]);
-
-  if (WIFEXITED(Status))
-    R.ExitCode = WEXITSTATUS(Status);
-  else if (WIFSIGNALED(Status))
-    R.Signal = WTERMSIG(Status);
-  // A kill for our own reasons is reported as that reason, not as SIGKILL.
-  if (R.TimedOut || R.OutputLimitExceeded || R.Cancelled)
-    R.Signal = 0;
-  // RLIMIT_CPU ends the child with SIGXCPU (or SIGKILL past the hard limit).
-  if (R.Signal == SIGXCPU)
-    R.TimedOut = true;
-  R.UserSeconds = toSeconds(Usage.ru_utime);
-  R.SystemSeconds = toSeconds(Usage.ru_stime);
-  R.MaxRSSBytes = uint64_t(Usage.ru_maxrss) * 1024;
-  return R;
+  return ChildMonitor(Spec, Pid, P, Start).run();
 }

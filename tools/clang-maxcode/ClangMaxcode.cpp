@@ -12,6 +12,8 @@
 
 #include "maxcode/Policy/RuleTool.h"
 #include "maxcode/Search/Driver.h"
+#include "maxcode/Support/Config.h"
+#include "maxcode/Support/Process.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Execution.h"
 #include "llvm/Support/CommandLine.h"
@@ -93,6 +95,31 @@ static cl::opt<std::string> BenchMetric(
     cl::desc("Read the cost (lower is better) from the bench's output with "
              "this regular expression (first group) instead of timing it"),
     cl::value_desc("regex"), cl::cat(MaxcodeCategory));
+static cl::opt<double> HeldOut(
+    "held-out",
+    cl::desc("Program mode: the share of tests held out of the search, run "
+             "only to verify a winner (at least one of two or more; 0: none)"),
+    cl::init(1.0 / 3), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> HoldoutCmd(
+    "holdout-cmd",
+    cl::desc("Project mode: a second test command that only verifies "
+             "winners, never seen by the search"),
+    cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
+static cl::list<std::string> AllowApi(
+    "allow-api", cl::CommaSeparated,
+    cl::desc("Names (fork, getenv, clock_gettime, ...) or categories "
+             "(process, measurement, clock, socket, asm) a variant may add "
+             "past the static screen"),
+    cl::value_desc("names"), cl::cat(MaxcodeCategory));
+static cl::list<std::string>
+    PassEnv("pass-env", cl::CommaSeparated,
+            cl::desc("Environment variables builds and runs get besides the "
+                     "allow-list (PATH, LANG, ...); never the API key's"),
+            cl::value_desc("VAR,..."), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> MaxTreeSize(
+    "max-tree-size",
+    cl::desc("Project mode: refuse to copy a larger tree (default 2G)"),
+    cl::value_desc("bytes[K|M|G]"), cl::init("2G"), cl::cat(MaxcodeCategory));
 static cl::opt<std::string> ProjectRoot(
     "project-root",
     cl::desc("Project mode: the tree copied into the sandbox (default: the "
@@ -335,8 +362,28 @@ static int userError(const Twine &Message) {
   return 1;
 }
 
+/// "2G", "500M", "4096": bytes.
+static std::optional<uint64_t> parseSize(StringRef S) {
+  S = S.trim();
+  uint64_t Scale = 1;
+  if (S.consume_back_insensitive("k") || S.consume_back_insensitive("kib"))
+    Scale = 1ull << 10;
+  else if (S.consume_back_insensitive("m") || S.consume_back_insensitive("mib"))
+    Scale = 1ull << 20;
+  else if (S.consume_back_insensitive("g") || S.consume_back_insensitive("gib"))
+    Scale = 1ull << 30;
+  uint64_t N;
+  if (S.getAsInteger(10, N))
+    return std::nullopt;
+  return N * Scale;
+}
+
 int main(int argc, const char **argv) {
   InitLLVM X(argc, argv);
+  // Descendants that escape their supervisor come back here to be killed;
+  // Ctrl-C stops every child and removes every scratch folder before exit.
+  becomeSubreaper();
+  installInterruptHandlers();
   // Flags after "--" make a fixed database; strip them before parsing ours.
   std::string FixedError;
   std::unique_ptr<clang::tooling::CompilationDatabase> Fixed =
@@ -357,6 +404,27 @@ int main(int argc, const char **argv) {
     return 1;
   if (!FixedError.empty())
     return userError(FixedError);
+  // Options the command line leaves unset come from the configuration
+  // files (DESIGN section 10): the user's, then the repository's.
+  if (!Sources.empty()) {
+    std::vector<std::string> Warnings;
+    auto Config = loadConfiguration(Sources.front(), Warnings);
+    if (!Config)
+      return userError(toString(Config.takeError()));
+    for (const std::string &W : Warnings)
+      WithColor::warning(errs(), "clang-maxcode") << W << "\n";
+    StringMap<cl::Option *> &Registered = cl::getRegisteredOptions();
+    for (const auto &[Flag, Value] : Config->toFlags()) {
+      auto It = Registered.find(Flag);
+      if (It == Registered.end() || It->second->getNumOccurrences())
+        continue;
+      if (It->second->addOccurrence(0, Flag, Value))
+        return userError("the configuration's value '" + Value + "' for --" +
+                         Flag + " is not valid");
+    }
+  }
+  // The key lives in this process only (DESIGN section 7).
+  (void)takeApiKey(LLMApiKeyEnv);
   if (ListRules) {
     auto Selection = RuleSelection::parse(RuleGlobs);
     if (!Selection)
@@ -402,6 +470,20 @@ int main(int argc, const char **argv) {
   Opts.BenchCmd = BenchCmd;
   Opts.BenchMetric = BenchMetric;
   Opts.ProjectRoot = ProjectRoot;
+  Opts.HeldOutFraction = HeldOut;
+  Opts.HoldoutCmd = HoldoutCmd;
+  Opts.AllowApis.assign(AllowApi.begin(), AllowApi.end());
+  Opts.PassEnv.assign(PassEnv.begin(), PassEnv.end());
+  if (llvm::is_contained(Opts.PassEnv, std::string(LLMApiKeyEnv)))
+    return userError("--pass-env may not name " + LLMApiKeyEnv +
+                     ", the API key's variable");
+  if (std::optional<uint64_t> Max = parseSize(MaxTreeSize))
+    Opts.MaxTreeBytes = *Max;
+  else
+    return userError("--max-tree-size='" + MaxTreeSize +
+                     "': give a size such as 500M or 2G");
+  if (!(HeldOut >= 0 && HeldOut < 1))
+    return userError("--held-out must be at least 0 and below 1");
   if (Scope != ScopeOpt::Default)
     Opts.Scope = Scope == ScopeOpt::File ? EditScope::File : EditScope::Target;
   Opts.Measure = Measure;

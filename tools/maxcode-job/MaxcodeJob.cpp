@@ -44,6 +44,8 @@ int main(int argc, char **argv) {
                 "the signal handler must not take a lock");
   for (int Sig : {SIGTERM, SIGINT, SIGHUP})
     std::signal(Sig, onStopSignal);
+  // What escapes the program's supervisor comes back here and is killed.
+  becomeSubreaper();
   llvm::StringRef Stem = argv[1];
   auto Spec = readJobSpec(Stem);
   if (!Spec) {

@@ -14,6 +14,7 @@
 #include "maxcode/LSP/OptimizeRunner.h"
 #include "maxcode/LSP/Server.h"
 #include "maxcode/LSP/Transport.h"
+#include "maxcode/Support/Process.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -72,6 +73,9 @@ static void anchor() {}
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // A descendant of a search whose own tool died comes back here, to be
+  // killed rather than left running (DESIGN section 7).
+  maxcode::becomeSubreaper();
   cl::HideUnrelatedOptions(LSPCategory);
   cl::ParseCommandLineOptions(
       argc, argv,

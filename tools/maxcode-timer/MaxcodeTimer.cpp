@@ -1,72 +1,343 @@
-//===-- MaxcodeTimer.cpp - Time one run from inside the sandbox -----------===//
+//===-- MaxcodeTimer.cpp - Supervise and time one run of a program --------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// maxcode-timer REPORT PROGRAM [ARGS...]
+/// maxcode-timer --report-fd=N [--log-fd=M] [--timeout=S] [--uid=U --gid=G]
+///               -- PROGRAM ARGS
 ///
-/// Runs PROGRAM (stdin, stdout and stderr inherited) and writes one line to
-/// REPORT: "wall_ns user_us system_us maxrss_kb exit_code signal". The
-/// evaluator starts it inside the sandbox so that a timed run measures the
-/// program alone, not the sandbox's set-up (namespaces cost tens of
-/// milliseconds, more than many test programs take). Deliberately free of
-/// LLVM: it must start fast and stay out of the measurement.
+/// Every run of a variant's program, checked or measured, starts under this
+/// supervisor, inside the sandbox (DESIGN sections 4 and 7). It
+///
+///  - becomes a child subreaper, so that every process the program starts,
+///    even one that left its process group or session, stays its descendant;
+///  - runs PROGRAM with descriptors 0, 1 and 2 only (plus M, below), in a
+///    process group of its own, as user U when started as root;
+///  - waits until the *last* process of that tree has exited: the run's wall
+///    time ends there, and its CPU time and peak memory are those of every
+///    process of the tree (RUSAGE_CHILDREN once all are reaped);
+///  - on SIGTERM, SIGINT or SIGHUP, and S seconds after the start, kills the
+///    whole tree and reaps it before it reports, so nothing outlives a run
+///    that was stopped (the caller keeps a later deadline of its own);
+///  - writes its report to descriptor N, which the program never has:
+///    measurements are out of the program's reach. The supervisor is not
+///    dumpable, so a program of the same user can neither open its
+///    descriptors through /proc nor trace it; a program that kills it leaves
+///    no report, which the evaluator treats as a failed run.
+///
+/// With --log-fd=M, M is a pipe in the program whose content the report
+/// carries: valgrind's --log-fd, so the instruction counts never go through a
+/// file the program could rewrite.
+///
+/// The report is text: "maxcode-timer-report 1", then one "key value" line
+/// each for wall_ns, user_us, system_us, maxrss_kb, exit, signal, main_pid,
+/// killed, timed_out and log_bytes, then exactly log_bytes bytes of the log.
+///
+/// Deliberately free of LLVM: it must start fast and stay out of the
+/// measurement.
 ///
 //===----------------------------------------------------------------------===//
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <string>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
-static long long nowNs() {
+namespace {
+
+long long nowNs() {
   struct timespec T;
   clock_gettime(CLOCK_MONOTONIC, &T);
   return T.tv_sec * 1000000000LL + T.tv_nsec;
 }
 
+/// The most of the log the report carries; a program that floods the log
+/// descriptor only makes its own run fail (the evaluator sees the cut).
+constexpr size_t MaxLogBytes = 1 << 20;
+
+[[noreturn]] void usage() {
+  std::fprintf(stderr,
+               "usage: maxcode-timer --report-fd=N [--log-fd=M] [--timeout=S] "
+               "[--uid=U --gid=G] -- PROGRAM [ARGS...]\n");
+  std::exit(125);
+}
+
+bool parseInt(const char *S, long &Out) {
+  char *End = nullptr;
+  errno = 0;
+  Out = std::strtol(S, &End, 10);
+  return errno == 0 && End != S && *End == '\0';
+}
+
+/// The supervisor's direct children, from /proc (it is single-threaded, so
+/// its one task lists them all).
+std::vector<pid_t> directChildren() {
+  std::vector<pid_t> Out;
+  char Path[64];
+  std::snprintf(Path, sizeof(Path), "/proc/self/task/%d/children",
+                int(getpid()));
+  if (FILE *F = std::fopen(Path, "r")) {
+    int P;
+    while (std::fscanf(F, "%d", &P) == 1)
+      Out.push_back(P);
+    std::fclose(F);
+  }
+  return Out;
+}
+
+/// Kills every process of the tree and reaps it: the program's group, then
+/// each child (orphans of the tree are children here, being a subreaper),
+/// until none is left. A killed process's own children become ours, so the
+/// loop ends only when the tree is empty.
+void killTree(pid_t Group, int &MainStatus, pid_t Main, bool &MainDone) {
+  if (Group > 0)
+    kill(-Group, SIGKILL);
+  for (;;) {
+    for (pid_t P : directChildren()) {
+      kill(-P, SIGKILL); // Its group, if it leads one.
+      kill(P, SIGKILL);
+    }
+    int Status;
+    pid_t W = waitpid(-1, &Status, __WALL);
+    if (W < 0) {
+      if (errno == EINTR)
+        continue;
+      return; // ECHILD: the tree is empty.
+    }
+    if (W == Main && !MainDone) {
+      MainStatus = Status;
+      MainDone = true;
+    }
+  }
+}
+
+void writeAll(int Fd, const char *Data, size_t Size) {
+  while (Size) {
+    ssize_t N = write(Fd, Data, Size);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return;
+    Data += N;
+    Size -= size_t(N);
+  }
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    std::fprintf(stderr, "usage: maxcode-timer REPORT PROGRAM [ARGS...]\n");
+  long ReportFd = -1, LogFd = -1, Uid = -1, Gid = -1;
+  double Timeout = 0;
+  int I = 1;
+  for (; I < argc; ++I) {
+    const char *A = argv[I];
+    if (!std::strcmp(A, "--")) {
+      ++I;
+      break;
+    }
+    if (!std::strncmp(A, "--report-fd=", 12)) {
+      if (!parseInt(A + 12, ReportFd) || ReportFd < 3)
+        usage();
+    } else if (!std::strncmp(A, "--log-fd=", 9)) {
+      if (!parseInt(A + 9, LogFd) || LogFd < 3)
+        usage();
+    } else if (!std::strncmp(A, "--timeout=", 10)) {
+      char *End = nullptr;
+      Timeout = std::strtod(A + 10, &End);
+      if (End == A + 10 || *End || !(Timeout > 0))
+        usage();
+    } else if (!std::strncmp(A, "--uid=", 6)) {
+      if (!parseInt(A + 6, Uid) || Uid < 0)
+        usage();
+    } else if (!std::strncmp(A, "--gid=", 6)) {
+      if (!parseInt(A + 6, Gid) || Gid < 0)
+        usage();
+    } else {
+      usage();
+    }
+  }
+  if (I >= argc || ReportFd < 0)
+    usage();
+  if (fcntl(int(ReportFd), F_SETFD, FD_CLOEXEC) != 0) {
+    std::fprintf(stderr, "maxcode-timer: no report descriptor %ld\n", ReportFd);
     return 125;
   }
+  // Out of the program's reach: no /proc/PID/fd, no ptrace, no core.
+  prctl(PR_SET_DUMPABLE, 0);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+  int LogPipe[2] = {-1, -1};
+  if (LogFd >= 0 && pipe2(LogPipe, O_CLOEXEC) != 0) {
+    std::perror("maxcode-timer: pipe");
+    return 125;
+  }
+  // Children and stop requests arrive on one descriptor, so the end of the
+  // last process is seen at once (the wall time ends there).
+  sigset_t Mask, Old;
+  sigemptyset(&Mask);
+  for (int S : {SIGCHLD, SIGTERM, SIGINT, SIGHUP})
+    sigaddset(&Mask, S);
+  sigprocmask(SIG_BLOCK, &Mask, &Old);
+  int SigFd = signalfd(-1, &Mask, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (SigFd < 0) {
+    std::perror("maxcode-timer: signalfd");
+    return 125;
+  }
+
   long long Start = nowNs();
-  pid_t Pid = fork();
-  if (Pid < 0) {
+  pid_t Main = fork();
+  if (Main < 0) {
     std::perror("maxcode-timer: fork");
     return 125;
   }
-  if (Pid == 0) {
-    execvp(argv[2], argv + 2);
-    std::fprintf(stderr, "maxcode-timer: cannot run %s: %s\n", argv[2],
+  if (Main == 0) {
+    sigprocmask(SIG_SETMASK, &Old, nullptr);
+    setpgid(0, 0);
+    if (LogFd >= 0) {
+      dup2(LogPipe[1], int(LogFd)); // dup2 clears close-on-exec.
+      if (LogFd > 3)
+        close_range(3, unsigned(LogFd) - 1, 0);
+      close_range(unsigned(LogFd) + 1, ~0U, 0);
+    } else {
+      close_range(3, ~0U, 0);
+    }
+    if (Uid >= 0) {
+      gid_t G = Gid >= 0 ? gid_t(Gid) : gid_t(Uid);
+      if (setgroups(0, nullptr) != 0 || setgid(G) != 0 ||
+          setuid(uid_t(Uid)) != 0) {
+        std::fprintf(stderr, "maxcode-timer: cannot become user %ld: %s\n", Uid,
+                     std::strerror(errno));
+        _exit(127);
+      }
+    }
+    execvp(argv[I], argv + I);
+    std::fprintf(stderr, "maxcode-timer: cannot run %s: %s\n", argv[I],
                  std::strerror(errno));
     _exit(127);
   }
-  int Status = 0;
+  setpgid(Main, Main); // Also here: no race with an early stop.
+  if (LogPipe[1] >= 0)
+    close(LogPipe[1]);
+
+  std::string Log;
+  bool LogOpen = LogPipe[0] >= 0, MainDone = false, Killed = false,
+       TimedOut = false;
+  long long Deadline = Timeout > 0 ? Start + (long long)(Timeout * 1e9) : 0;
+  int MainStatus = 0;
+  long long End = 0;
+  char Buf[65536];
+  for (;;) {
+    // Reap whatever has ended; stop once no process of the tree is left.
+    bool Empty = false;
+    for (;;) {
+      int Status;
+      pid_t W = waitpid(-1, &Status, WNOHANG | __WALL);
+      if (W == 0)
+        break;
+      if (W < 0) {
+        if (errno == EINTR)
+          continue;
+        Empty = true; // ECHILD
+        break;
+      }
+      if (W == Main) {
+        MainStatus = Status;
+        MainDone = true;
+      }
+    }
+    if (Empty) {
+      End = nowNs();
+      break;
+    }
+    struct pollfd Fds[2] = {{SigFd, POLLIN, 0}, {LogPipe[0], POLLIN, 0}};
+    int Wait = -1;
+    if (Deadline) {
+      long long Left = Deadline - nowNs();
+      if (Left <= 0) {
+        killTree(Main, MainStatus, Main, MainDone);
+        Killed = TimedOut = true;
+        End = nowNs();
+        break;
+      }
+      Wait = int(std::min<long long>(Left / 1000000 + 1, 1000));
+    }
+    int N = poll(Fds, LogOpen ? 2 : 1, Wait);
+    if (N < 0 && errno != EINTR)
+      break;
+    if (Fds[0].revents & POLLIN) {
+      struct signalfd_siginfo Info;
+      bool Stop = false;
+      while (read(SigFd, &Info, sizeof(Info)) == sizeof(Info))
+        if (Info.ssi_signo != SIGCHLD)
+          Stop = true;
+      if (Stop) {
+        killTree(Main, MainStatus, Main, MainDone);
+        Killed = true;
+        End = nowNs();
+        break;
+      }
+    }
+    if (LogOpen && (Fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+      ssize_t Got = read(LogPipe[0], Buf, sizeof(Buf));
+      if (Got <= 0 && !(Got < 0 && errno == EINTR))
+        LogOpen = false;
+      else if (Got > 0 && Log.size() < MaxLogBytes)
+        Log.append(Buf, std::min(size_t(Got), MaxLogBytes - Log.size()));
+    }
+  }
+  // What is still in the log pipe (its writers are gone).
+  while (LogOpen) {
+    ssize_t Got = read(LogPipe[0], Buf, sizeof(Buf));
+    if (Got < 0 && errno == EINTR)
+      continue;
+    if (Got <= 0)
+      break;
+    if (Log.size() < MaxLogBytes)
+      Log.append(Buf, std::min(size_t(Got), MaxLogBytes - Log.size()));
+  }
+
   struct rusage Usage;
   std::memset(&Usage, 0, sizeof(Usage));
-  while (wait4(Pid, &Status, 0, &Usage) < 0 && errno == EINTR)
-    ;
-  long long Wall = nowNs() - Start;
-  int Exit = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
-  int Signal = WIFSIGNALED(Status) ? WTERMSIG(Status) : 0;
-  if (FILE *F = std::fopen(argv[1], "w")) {
-    std::fprintf(F, "%lld %lld %lld %ld %d %d\n", Wall,
-                 (long long)Usage.ru_utime.tv_sec * 1000000 +
-                     Usage.ru_utime.tv_usec,
-                 (long long)Usage.ru_stime.tv_sec * 1000000 +
-                     Usage.ru_stime.tv_usec,
-                 Usage.ru_maxrss, Exit, Signal);
-    std::fclose(F);
-  }
-  // Pass the program's fate on, so the caller classifies it the same way.
+  getrusage(RUSAGE_CHILDREN, &Usage);
+  int Exit = MainDone && WIFEXITED(MainStatus) ? WEXITSTATUS(MainStatus) : -1;
+  int Signal = MainDone && WIFSIGNALED(MainStatus) ? WTERMSIG(MainStatus) : 0;
+  char Head[512];
+  int Len = std::snprintf(
+      Head, sizeof(Head),
+      "maxcode-timer-report 1\nwall_ns %lld\nuser_us %lld\nsystem_us %lld\n"
+      "maxrss_kb %ld\nexit %d\nsignal %d\nmain_pid %d\nkilled %d\n"
+      "timed_out %d\nlog_bytes %zu\n",
+      End - Start,
+      (long long)Usage.ru_utime.tv_sec * 1000000 + Usage.ru_utime.tv_usec,
+      (long long)Usage.ru_stime.tv_sec * 1000000 + Usage.ru_stime.tv_usec,
+      Usage.ru_maxrss, Exit, Signal, int(Main), Killed ? 1 : 0,
+      TimedOut ? 1 : 0, Log.size());
+  writeAll(int(ReportFd), Head, size_t(Len));
+  writeAll(int(ReportFd), Log.data(), Log.size());
+  close(int(ReportFd));
+  // Pass the program's fate on, so a caller without the report classifies
+  // it the same way.
   if (Signal) {
     signal(Signal, SIG_DFL);
+    sigset_t One;
+    sigemptyset(&One);
+    sigaddset(&One, Signal);
+    sigprocmask(SIG_UNBLOCK, &One, nullptr);
     kill(getpid(), Signal);
   }
   return Exit < 0 ? 125 : Exit;

@@ -31,7 +31,9 @@ TEST_F(JobFileTest, SpecRoundTrips) {
   S.Argv = {"bwrap", "--", "./prog", "a b"};
   S.WorkingDir = "/shared/scratch";
   S.Env = {{"TMPDIR", "/shared/scratch"}, {"EMPTY", ""}};
-  S.ClearEnv = true;
+  S.InheritEnvironment = true;
+  S.PassEnv = {"CC"};
+  S.ReportPipe = true;
   S.StdinFile = "/data/input.0.txt";
   S.Limits.WallSeconds = 2.5;
   S.Limits.CpuSeconds = 6;
@@ -47,7 +49,9 @@ TEST_F(JobFileTest, SpecRoundTrips) {
   EXPECT_EQ(R->Argv, S.Argv);
   EXPECT_EQ(R->WorkingDir, S.WorkingDir);
   EXPECT_EQ(R->Env, S.Env);
-  EXPECT_TRUE(R->ClearEnv);
+  EXPECT_TRUE(R->InheritEnvironment);
+  EXPECT_EQ(R->PassEnv, S.PassEnv);
+  EXPECT_TRUE(R->ReportPipe);
   EXPECT_EQ(R->StdinFile, S.StdinFile);
   EXPECT_EQ(R->Limits.WallSeconds, 2.5);
   EXPECT_EQ(R->Limits.CpuSeconds, 6u);
@@ -68,6 +72,7 @@ TEST_F(JobFileTest, ResultKeepsRawOutput) {
   // Output need not be UTF-8 or free of NULs.
   R.Stdout = std::string("a\0\xff\xfe b\n", 7);
   R.Stderr = "err\n";
+  R.Report = "maxcode-timer-report 1\n";
   ASSERT_FALSE(bool(writeJobResult(Stem, R)));
   auto Back = readJobResult(Stem);
   ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
@@ -78,6 +83,7 @@ TEST_F(JobFileTest, ResultKeepsRawOutput) {
   EXPECT_EQ(Back->MaxRSSBytes, 123456789u);
   EXPECT_EQ(Back->Stdout, R.Stdout);
   EXPECT_EQ(Back->Stderr, R.Stderr);
+  EXPECT_EQ(Back->Report, R.Report);
   // The job's id, as maxcode-job writes it, goes with the rest.
   {
     std::error_code EC;

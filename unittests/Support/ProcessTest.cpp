@@ -8,7 +8,10 @@
 #include "gtest/gtest.h"
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
 #include <thread>
+#include <unistd.h>
 
 using namespace maxcode;
 
@@ -21,6 +24,57 @@ ProcessResult run(std::vector<std::string> Argv, ProcessLimits L = {}) {
   auto R = runProcess(S);
   EXPECT_TRUE(bool(R)) << llvm::toString(R.takeError());
   return R ? *R : ProcessResult();
+}
+
+// DESIGN section 7: a child starts from an allow-list of variables, with
+// descriptors 0-2 only, in a session of its own.
+TEST(ProcessTest, ChildrenStartFromTheAllowList) {
+  ::setenv("MAXCODE_TEST_SECRET", "s3cr3t", 1);
+  ::setenv("MAXCODE_PASSED_A", "a", 1);
+  ProcessSpec S;
+  S.Argv = {"/bin/sh", "-c", "env"};
+  auto R = runProcess(S);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Stdout.find("s3cr3t"), std::string::npos);
+  EXPECT_NE(R->Stdout.find("PATH="), std::string::npos);
+  S.PassEnv = {"MAXCODE_PASSED_*"};
+  R = runProcess(S);
+  ASSERT_TRUE(bool(R));
+  EXPECT_NE(R->Stdout.find("MAXCODE_PASSED_A=a"), std::string::npos);
+  EXPECT_EQ(R->Stdout.find("s3cr3t"), std::string::npos);
+  S.PassEnv.clear();
+  S.InheritEnvironment = true;
+  R = runProcess(S);
+  ASSERT_TRUE(bool(R));
+  EXPECT_NE(R->Stdout.find("s3cr3t"), std::string::npos);
+  ::unsetenv("MAXCODE_TEST_SECRET");
+  ::unsetenv("MAXCODE_PASSED_A");
+}
+
+TEST(ProcessTest, ChildrenGetThreeDescriptorsAndASessionOfTheirOwn) {
+  // A descriptor of ours, not close-on-exec, that a child must not get.
+  int Leak = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(Leak, 3);
+  ProcessResult R = run({"/bin/sh", "-c",
+                         "ls /proc/self/fd | sort -n | tr '\\n' ' '; "
+                         "echo; ps -o sid= -p $$; echo $$"});
+  ::close(Leak);
+  llvm::SmallVector<llvm::StringRef, 3> Lines;
+  llvm::StringRef(R.Stdout).split(Lines, '\n', -1, false);
+  ASSERT_EQ(Lines.size(), 3u) << R.Stdout;
+  // 0-2, and the one ls opened to list them.
+  EXPECT_EQ(Lines[0].trim(), "0 1 2 3");
+  EXPECT_EQ(Lines[1].trim(), Lines[2].trim()) << "not a session leader";
+}
+
+TEST(ProcessTest, AReportPipeIsDescriptorThree) {
+  ProcessSpec S;
+  S.Argv = {"/bin/sh", "-c", "echo report >&3; echo out"};
+  S.ReportPipe = true;
+  auto R = runProcess(S);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Report, "report\n");
+  EXPECT_EQ(R->Stdout, "out\n");
 }
 
 TEST(ProcessTest, CapturesOutputAndExitCode) {

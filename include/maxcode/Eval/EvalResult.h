@@ -66,6 +66,11 @@ struct EvalResult {
   // Checking.
   unsigned TestsPassed = 0;
   unsigned TestsTotal = 0;
+  /// Held-out tests (DESIGN section 4, rule 5): checked only when a winner
+  /// is verified (or a variant is evaluated by hand); their results never
+  /// reach a proposer or critic.
+  unsigned HeldOutPassed = 0;
+  unsigned HeldOutTotal = 0;
   std::optional<TestFailure> FirstFailure;
 
   // Measuring (Status == Ok only).
@@ -85,6 +90,12 @@ struct EvalResult {
   std::vector<HotLine> HotLines; ///< From callgrind, hottest first.
   /// GPU metrics by name (CUPTI), when measured.
   std::map<std::string, double> Metrics;
+  /// A verified speedup above 10x that the other CPU measure does not
+  /// confirm (within 3x): reported as suspect, never applied.
+  bool Suspect = false;
+  /// The ratio the other measure gave, when it was taken (0 otherwise).
+  double CrossRatio = 0;
+  std::string CrossMeasure; ///< "time" or "instructions".
   /// Notes a person should see ("metrics not collected: ...").
   std::vector<std::string> Notes;
   /// The Slurm jobs that built, checked and measured the variant, in the

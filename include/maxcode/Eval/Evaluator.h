@@ -22,9 +22,11 @@
 #include "maxcode/Eval/Sandbox.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Rewrite/Scope.h"
+#include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Rewrite/Variant.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringMap.h"
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -47,14 +49,24 @@ struct EvalConfig {
   double Tolerance = 1e-3;
   /// Program mode: how many of the largest test inputs are timed.
   unsigned MeasureTests = 4;
+  /// Program mode: the share of tests held out of the search (DESIGN
+  /// section 4, rule 5): they only verify a winner. At least one when there
+  /// are two or more tests; 0 holds none out.
+  double HeldOutFraction = 1.0 / 3;
 
   /// Project mode: commands run in a sandbox copy of ProjectRoot, in the
   /// copy's root, with the variant's file substituted.
   std::string ProjectRoot;
   std::string BuildCmd, TestCmd, BenchCmd;
+  /// Project mode: a second test command that only verifies winners (the
+  /// held-out tests of a project).
+  std::string HoldoutCmd;
   /// A regular expression whose first group (or whole match) is the bench's
-  /// figure of cost (lower is better); empty to time the bench command.
+  /// figure of cost (lower is better); empty to time the bench command. It
+  /// must match exactly once in a run.
   std::string BenchMetric;
+  /// The largest tree project mode copies (0: no limit).
+  uint64_t MaxTreeBytes = 2ull << 30;
 
   EditScope Scope = EditScope::Target;
   MeasureMode Measure = MeasureMode::Time;
@@ -67,11 +79,25 @@ struct EvalConfig {
   std::string ScratchRoot;
   /// Memory limit of a run (address space), bytes.
   uint64_t MemoryLimitBytes = 4ull << 30;
+  /// Memory limit of a build (address space), bytes.
+  uint64_t BuildMemoryLimitBytes = 16ull << 30;
+  /// Size of a run's and a build's private /tmp (bwrap).
+  uint64_t TmpBytes = 256ull << 20;
   /// The CUPTI injection library, for MeasureMode::CudaKernel.
   std::string CuptiLibrary;
-  /// maxcode-timer, which times a run from inside the sandbox so the
-  /// sandbox's own start-up is not measured; empty to time from outside.
+  /// maxcode-timer, the supervisor every run of a program starts under: it
+  /// waits for every process of the run, measures them all, and reports
+  /// where the program cannot write. Required.
   std::string TimerPath;
+  /// Names (or categories) the static screen allows a variant to add
+  /// (--allow-api).
+  std::vector<std::string> AllowApis;
+  /// Variables passed from the environment to builds and runs beside the
+  /// allow-list (--pass-env).
+  std::vector<std::string> PassEnv;
+  /// Files and folders no build or run may see even where a visible folder
+  /// holds them: the store, LLM transcripts, reports.
+  std::vector<std::string> Protected;
 
   bool programMode() const { return !TestsDir.empty(); }
   /// Whether the translation unit is CUDA (a .cu file, nvcc, -x cuda).
@@ -93,24 +119,33 @@ std::vector<BuildDiagnostic> parseCompilerOutput(llvm::StringRef Output,
 
 class Evaluator {
 public:
-  /// Checks the configuration (tests exist, commands given); does not build.
+  /// Checks the configuration (tests exist, commands given, the supervisor
+  /// is there), splits the tests, and scans the original for the static
+  /// screen; does not build.
   static llvm::Expected<std::unique_ptr<Evaluator>>
   create(EvalConfig Config, Executor &Exec, EvalCache *Cache = nullptr);
   ~Evaluator();
 
-  /// Builds and checks the unmodified program (and measures it where the
-  /// measure is deterministic). An error here stops everything: the baseline
-  /// must work before any search.
+  /// Builds and checks the unmodified program on every test (and measures
+  /// it where the measure is deterministic). An error here stops
+  /// everything: the baseline must work before any search.
   llvm::Error prepareBaseline();
 
-  /// Evaluates \p Variants of \p T: builds in parallel, then checks and
-  /// measures each against the baseline, timed runs one at a time.
+  /// Evaluates \p Variants of \p T on the feedback tests: screens each,
+  /// builds in parallel, then checks and measures each against the
+  /// baseline, timed runs one at a time.
   std::vector<EvalResult> evaluate(llvm::ArrayRef<Variant> Variants,
                                    const Target &T);
   EvalResult evaluate(const Variant &V, const Target &T);
 
-  /// Re-times \p V against the baseline with \p Repetitions pairs and
-  /// re-runs every test (final verification, DESIGN section 1 step 4).
+  /// Re-times \p V against the baseline with \p Repetitions pairs on the
+  /// feedback tests only: a new incumbent's second look during the search.
+  EvalResult retime(const Variant &V, const Target &T, unsigned Repetitions);
+
+  /// The final verification (DESIGN section 1 step 4): rebuilds \p V,
+  /// re-runs every test, held-out ones included, re-times it with
+  /// \p Repetitions pairs, and cross-checks a speedup above 10x with the
+  /// other CPU measure.
   EvalResult verify(const Variant &V, const Target &T, unsigned Repetitions);
 
   const EvalConfig &config() const { return Config; }
@@ -120,26 +155,54 @@ public:
   double processSeconds() const;
   /// The cache key of a variant (what makes two evaluations the same).
   std::string cacheKey(const Variant &V, const Target &T) const;
+  /// The tests of program mode: feedback ones (the search sees their
+  /// results) and held-out ones (only a winner's verification runs them).
+  unsigned feedbackTestCount() const { return Feedback.size(); }
+  unsigned heldOutTestCount() const { return HeldOut.size(); }
+  /// The calls a variant of \p T adds that the summary of an applied winner
+  /// warns about (file system, processes, network).
+  std::vector<ApiUse> addedCalls(llvm::StringRef VariantText, const Target &T);
 
 private:
   struct Built;
+  struct RunOutcome;
+  struct RunRequest;
   Evaluator(EvalConfig Config, Executor &Exec, EvalCache *Cache);
+  llvm::Error splitTests();
+  std::optional<std::string> screen(const Variant &V, const Target &T);
+  llvm::Expected<const VariantScreen *> screenFor(const Target &T);
   Built build(llvm::StringRef Text, llvm::StringRef Tag);
-  EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool Verify);
-  llvm::Expected<std::vector<double>> measureOnce(Built &B, bool Warmup,
-                                                  EvalResult *HotLinesInto);
-  /// The sandbox of every run of \p B's program (checks, timing, metrics).
-  SandboxPolicy runPolicy(const Built &B) const;
+  llvm::Error buildProgram(Built &B, ProcessSpec &Spec, SandboxPolicy &Policy);
+  llvm::Error copyProject(Built &B, ProcessSpec &Spec, SandboxPolicy &Policy);
+  /// Checks and measures a built variant. \p HeldOutToo: also the held-out
+  /// tests (verification).
+  EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool HeldOutToo);
+  void checkTests(Built &B, llvm::ArrayRef<size_t> Which, bool HeldOut,
+                  bool All, EvalResult &Out);
+  void checkProject(Built &B, llvm::StringRef Cmd, bool HeldOut,
+                    EvalResult &Out);
+  void measure(Built &B, unsigned Repetitions, EvalResult &Out);
+  void crossCheck(Built &B, EvalResult &Out);
+  /// What a run of a program that does nothing costs under \p M, summed
+  /// over the timed inputs: the floor no variant goes below.
+  llvm::Expected<double> floorCost(MeasureMode M);
+  /// One measured run of every timed input (or of the bench): their costs.
+  llvm::Expected<std::vector<double>> measureOnce(Built &B, MeasureMode M,
+                                                  EvalResult *Into);
+  llvm::Expected<double> measureInput(Built &B, size_t Test, MeasureMode M,
+                                      EvalResult *Into);
+  /// One run of the bench: its metric, or (\p WallOnly) its wall time.
+  llvm::Expected<double> measureBench(Built &B, EvalResult *Into,
+                                      bool WallOnly = false);
+  /// Runs the built program (or a project command) once, in a fresh
+  /// folder, under the supervisor, in the sandbox every run of \p B gets.
+  llvm::Expected<RunOutcome> runOnce(Built &B, const RunRequest &R);
+  /// The sandbox every build and run shares (DESIGN section 7): the same
+  /// read-only allow-list; what is writable differs.
+  SandboxPolicy basePolicy(const Built &B) const;
+  ProcessSpec baseSpec(const Built &B) const;
   /// The address-space limit of a run (none for CUDA programs).
   uint64_t memoryLimit() const;
-  /// Runs \p S under libmaxcode-cupti as a timed job (the GPU is never
-  /// shared) and reads every process's report.
-  llvm::Expected<CuptiReport>
-  runUnderCupti(Built &B, ProcessSpec S, SandboxPolicy Policy, CuptiPass Pass);
-  /// --measure=cuda-kernel: the run's kernel time, in nanoseconds.
-  llvm::Expected<double> measureKernels(Built &B, const ProcessSpec &S,
-                                        const SandboxPolicy &Policy,
-                                        EvalResult *Into);
   /// One metrics pass of a measured variant: \p Kernel's metrics and launch
   /// configuration into Out.Metrics (what the critic's GPU tags read).
   void collectGpuMetrics(Built &B, llvm::StringRef Kernel, EvalResult &Out);
@@ -153,12 +216,21 @@ private:
   EvalCache *Cache;
   std::string Original;
   std::vector<TestCase> Tests;
-  std::vector<size_t> TimedTests;
+  /// Indices into Tests.
+  std::vector<size_t> Feedback, HeldOut, TimedTests;
+  /// The static screen of the target, made once from the original.
+  std::unique_ptr<VariantScreen> Screen;
+  std::string ScreenTarget;
+  std::mutex ScreenMutex;
   std::unique_ptr<Built> Baseline;
-  std::vector<double> BaselineCost; ///< Deterministic measures only.
+  /// Deterministic measures of the baseline, by measure.
+  std::map<MeasureMode, std::vector<double>> BaselineCost;
+  std::map<MeasureMode, double> FloorCost;
+  std::unique_ptr<Built> Null; ///< The empty program, for floorCost.
   std::string Fingerprint;
   mutable std::mutex StatsMutex;
   double ProcessTime = 0;
+  unsigned RunCounter = 0;
   /// How many jobs of each kind and text were started, so that repeated
   /// runs (timing repetitions) get keys of their own (runTracked).
   llvm::StringMap<unsigned> JobsStarted;

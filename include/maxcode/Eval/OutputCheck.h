@@ -35,9 +35,11 @@ struct TestCase {
 llvm::Expected<std::vector<TestCase>> loadTests(llvm::StringRef Dir);
 
 /// Compares \p Actual with \p Expected: lines compared in order, trailing
-/// white space and trailing empty lines ignored, tokens equal, or both
-/// numbers within \p Tolerance (absolute, or relative to the expected value).
-/// Returns the first difference, or nothing when they match.
+/// white space and trailing empty lines ignored, tokens equal; a token of the
+/// expected output written with a decimal point or an exponent also matches
+/// a number within \p Tolerance (absolute, or relative to the expected
+/// value). Integers, hex and words compare exactly. Returns the first
+/// difference, or nothing when they match.
 std::optional<TestFailure> compareOutputs(llvm::StringRef Expected,
                                           llvm::StringRef Actual,
                                           double Tolerance = 1e-3);

@@ -28,39 +28,69 @@ enum class SandboxMode { Auto, Bwrap, None };
 
 llvm::StringRef sandboxModeName(SandboxMode M);
 
-/// What one sandboxed process may see and write.
+/// What one sandboxed process may see and write (DESIGN section 7). With
+/// bubblewrap the file system is an allow-list, the same for builds and
+/// runs: the system toolchain and the folders below read-only, the writable
+/// folders read-write, a private /tmp of TmpBytes; nothing else of the
+/// machine (the user's home, the store, transcripts, reports) is there.
 struct SandboxPolicy {
   /// Bwrap or None (Auto resolved by resolveSandboxMode).
   SandboxMode Mode = SandboxMode::None;
-  /// Folders the process may write (its scratch folder).
-  std::vector<std::string> Writable;
-  /// Folders that must look empty to the process (the user's tree, the
-  /// expected outputs).
-  std::vector<std::string> Hidden;
-  /// Files or folders kept visible, read-only, even inside a hidden folder
-  /// (the tool's own helpers).
+  /// Visible read-only at their own path: the compile command's include
+  /// folders, the source's folder, a toolchain outside /usr, our helpers.
   std::vector<std::string> ReadOnly;
+  /// Folders the process may write, at their own path (a build's scratch).
+  std::vector<std::string> Writable;
+  /// A host file or folder shown at another path inside the sandbox: every
+  /// run sees its fresh working folder and its binary at the same place.
+  struct Mount {
+    std::string Host, Inside;
+    bool Writable = false;
+  };
+  std::vector<Mount> Mounts;
+  /// Files or folders never visible, even inside a ReadOnly folder (the
+  /// expected outputs, the store, transcripts, reports).
+  std::vector<std::string> Hidden;
   /// Device nodes passed through (a GPU's /dev/nvidia*); bwrap's /dev
   /// otherwise holds only the basic devices.
   std::vector<std::string> Devices;
+  /// Size of the private /tmp (bwrap); without bwrap there is none.
+  uint64_t TmpBytes = 256ull << 20;
   /// The user to run as when started as root (the scratch folder's owner);
   /// -1 for `nobody`.
   int Uid = -1;
   int Gid = -1;
+  /// maxcode-timer: when set, the program runs under it (see its file
+  /// comment) and the report arrives in ProcessResult::Report.
+  std::string Supervisor;
+  /// With a supervisor: a descriptor of the program that is a pipe whose
+  /// content the report carries (valgrind's --log-fd).
+  int LogFd = -1;
+  /// With a supervisor: its own deadline for the run, after which it kills
+  /// the whole tree and still reports (0: none). The process's own
+  /// WallSeconds should be later, as a backstop.
+  double SupervisorTimeout = 0;
 };
 
 /// Auto picks bwrap when it is installed and works, else None. Asking for
 /// bwrap where it does not work is an error.
 llvm::Expected<SandboxMode> resolveSandboxMode(SandboxMode Requested);
 
-/// Wraps \p Spec for \p Policy: the bwrap command line, the user to run as.
+/// Wraps \p Spec for \p Policy: the supervisor, the bwrap command line, the
+/// user to run as.
 ProcessSpec sandboxed(ProcessSpec Spec, const SandboxPolicy &Policy);
 
 /// A fresh folder removed on destruction; writable by the sandboxed user.
 class ScratchDir {
 public:
-  static llvm::Expected<ScratchDir> create(llvm::StringRef Prefix,
-                                           llvm::StringRef Parent = "");
+  /// As root, the folder is handed to \p Owner, or, when that is -1, to a
+  /// user of its own (from a hash of its unique name).
+  static llvm::Expected<ScratchDir>
+  create(llvm::StringRef Prefix, llvm::StringRef Parent = "", int Owner = -1);
+  /// Creates exactly \p Path (its parent must exist; it must not), handed
+  /// to \p Owner as root.
+  static llvm::Expected<ScratchDir> createAt(llvm::StringRef Path,
+                                             int Owner = -1);
   ScratchDir(ScratchDir &&Other);
   ScratchDir &operator=(ScratchDir &&Other);
   ~ScratchDir();
@@ -76,6 +106,21 @@ private:
   bool Keep = false;
   int Uid = -1;
 };
+
+/// What the supervisor reported about one run (see maxcode-timer).
+struct SupervisorReport {
+  double WallSeconds = 0, UserSeconds = 0, SystemSeconds = 0;
+  uint64_t MaxRSSBytes = 0;
+  int ExitCode = -1;
+  int Signal = 0;
+  int MainPid = 0;
+  bool Killed = false;
+  bool TimedOut = false; ///< Its own deadline (--timeout) ended the run.
+  std::string Log;
+};
+/// Parses ProcessResult::Report; a missing or malformed report is an error
+/// of that run (never replaced by another number).
+llvm::Expected<SupervisorReport> parseSupervisorReport(llvm::StringRef Text);
 
 /// uid and gid of `nobody`, or -1 when not running as root.
 std::pair<int, int> sandboxUser();

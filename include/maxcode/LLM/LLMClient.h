@@ -131,6 +131,17 @@ std::string canonicalRequestJSON(const ChatRequest &R, const LLMOptions &Opts);
 /// SHA-256, in lower-case hex, of canonicalRequestJSON(R, Opts).
 std::string requestHash(const ChatRequest &R, const LLMOptions &Opts);
 
+/// Reads the API key from the environment variable \p Name once, and
+/// removes the variable from this process's environment, so that no child
+/// process (a build, a run, a project command, a Slurm job) can inherit it
+/// (DESIGN section 7). Later calls with the same name return the same key.
+std::optional<std::string> takeApiKey(llvm::StringRef Name);
+
+/// Fails unless \p Endpoint is an https:// URL, or an http:// one to this
+/// machine (127.0.0.0/8, ::1, localhost): a key never crosses a network in
+/// the clear.
+llvm::Error checkEndpointURL(llvm::StringRef Endpoint);
+
 class LLMClient {
 public:
   /// Checks \p Opts, reads the API key from the environment and prepares

@@ -72,6 +72,7 @@ struct ReportVerification {
 struct SearchReport {
   std::string File;
   std::string Measure; ///< "time", "instructions", "cuda-kernel".
+  std::string Sandbox; ///< The sandbox builds and runs had: "bwrap", "none".
   std::string Policy, Critic, RTG, Strategy;
   unsigned Budget = 0;
   int64_t Run = -1; ///< The run's id in the rollout store; -1 if none.

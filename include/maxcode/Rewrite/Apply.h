@@ -52,10 +52,13 @@ replacementsBetween(llvm::StringRef File, llvm::StringRef Original,
 /// (nothing outside what the scope allows is ever written), then formatted
 /// on the changed lines with the style of the .clang-format found upward
 /// from \p File (unformatted when there is none).
+/// With \p Reformat false the edits are taken as they are: the text that was
+/// verified, formatted already, is exactly what is written.
 llvm::Expected<FixSet> computeFixes(llvm::StringRef File,
                                     llvm::StringRef Original,
                                     llvm::StringRef VariantText,
-                                    const Target &T, EditScope Scope);
+                                    const Target &T, EditScope Scope,
+                                    bool Reformat = true);
 
 /// Writes \p Contents to \p Path through a temporary file in the same folder
 /// that is renamed over \p Path: readers see the old file or the new one,
@@ -64,8 +67,15 @@ llvm::Expected<FixSet> computeFixes(llvm::StringRef File,
 /// file's permissions are kept. \p BeforeRename runs after the temporary
 /// file is complete and right before the rename; an error from it abandons
 /// the write.
-llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents,
-                                llvm::function_ref<llvm::Error()> BeforeRename);
+/// A symlink is written through: its target is replaced and the link stays.
+/// The file keeps its owner and mode (a file that did not exist gets the
+/// umask's), and the folder is synced after the rename, so the new name is
+/// on disk too.
+llvm::Error writeFileAtomically(
+    llvm::StringRef Path, llvm::StringRef Contents,
+    llvm::function_ref<llvm::Error()> BeforeRename = [] {
+      return llvm::Error::success();
+    });
 
 /// --apply: writes \p F.Result over \p F.File, atomically, after checking
 /// that the file still holds \p F.Original; refuses (and changes nothing)

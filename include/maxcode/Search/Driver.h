@@ -50,6 +50,11 @@ struct RunOptions {
   double Tolerance = 1e-3;
   unsigned MeasureTests = 4;
   std::string BuildCmd, TestCmd, BenchCmd, BenchMetric, ProjectRoot;
+  std::string HoldoutCmd;             ///< Project mode's held-out tests.
+  double HeldOutFraction = 1.0 / 3;   ///< Program mode's held-out share.
+  std::vector<std::string> AllowApis; ///< --allow-api.
+  std::vector<std::string> PassEnv;   ///< --pass-env.
+  uint64_t MaxTreeBytes = 2ull << 30; ///< --max-tree-size.
   std::optional<EditScope> Scope; ///< Unset: by mode (DESIGN section 2).
   MeasureMode Measure = MeasureMode::Time;
   SandboxMode Sandbox = SandboxMode::Auto;

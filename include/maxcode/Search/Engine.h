@@ -46,6 +46,8 @@ struct SearchConfig {
   bool ExpandFailures = false;
   /// Timed pairs when re-timing a new incumbent and verifying the winner.
   unsigned VerifyRepetitions = 10;
+  /// Candidates verified, best first, until one holds up.
+  unsigned VerifyCandidates = 3;
 };
 
 /// The reward of DESIGN section 4: failures ordered below any ok variant,
@@ -78,9 +80,20 @@ public:
   virtual ~EvaluationBackend();
   virtual std::vector<EvalResult> evaluate(llvm::ArrayRef<Variant> Vs,
                                            const Target &T) = 0;
-  /// Re-times (more repetitions) and re-checks one variant.
+  /// The final verification of a candidate winner: rebuilt, re-checked on
+  /// every test (held-out ones included), re-timed with more repetitions.
   virtual EvalResult verify(const Variant &V, const Target &T,
                             unsigned Repetitions) = 0;
+  /// The text a candidate winner is verified (and then written) as: the
+  /// evaluator's backend formats it as --apply would, so that the bytes
+  /// written are the bytes verified.
+  virtual Variant finalForm(const Variant &V, const Target &T) { return V; }
+  /// A new incumbent's second look during the search: re-timed on the
+  /// feedback tests only, so no held-out result reaches the search.
+  virtual EvalResult retime(const Variant &V, const Target &T,
+                            unsigned Repetitions) {
+    return verify(V, T, Repetitions);
+  }
   /// True when a measured ratio can be lucky noise (wall time), so a new
   /// incumbent is re-timed before it replaces the old one.
   virtual bool noisy() const = 0;
@@ -102,9 +115,17 @@ struct SearchResult {
   unsigned Evaluations = 0;
   unsigned FromCache = 0;  ///< Evaluations answered by the store.
   unsigned Proposed = 0;   ///< Proposals made (evaluated or not).
-  std::string StopReason;  ///< "budget", "exhausted", "wall time", "tokens"
+  /// "budget", "exhausted", "wall time", "tokens", "interrupted"
+  std::string StopReason;
   std::optional<EvalResult> Verification;
   bool Verified = false;
+  /// The winner's text as it was verified (EvaluationBackend::finalForm).
+  std::string WinnerText;
+  /// Candidates whose verification failed before the winner's (a held-out
+  /// test, a suspect speedup, a slower re-measurement): node and result.
+  std::vector<std::pair<unsigned, EvalResult>> Rejected;
+  /// The proposer's errors, in order (an LLM that answered nothing usable).
+  std::vector<std::string> ProposerErrors;
   double Seconds = 0;
 };
 
@@ -115,6 +136,11 @@ public:
   void addObserver(SearchObserver *O) { Observers.push_back(O); }
   /// Tokens spent so far, read to stop on a token budget.
   void setTokenCounter(std::function<uint64_t()> F) { Tokens = std::move(F); }
+  /// Polled between evaluations: true stops the search (Ctrl-C), which then
+  /// verifies nothing.
+  void setInterruptCheck(std::function<bool()> F) {
+    Interrupted = std::move(F);
+  }
 
   /// Searches variants of \p T in \p OriginalText, whose baseline evaluation
   /// is \p Baseline, then verifies the winner.
@@ -127,6 +153,8 @@ public:
 
 private:
   void backup(std::vector<Node> &Nodes, unsigned Id) const;
+  void verifyBest(const std::vector<Node> &Nodes, const Target &T,
+                  SearchResult &Out) const;
   int incumbent(const std::vector<Node> &Nodes) const;
   bool expandable(const Node &N) const;
 
@@ -137,6 +165,7 @@ private:
   RTGModel *RTG;
   std::vector<SearchObserver *> Observers;
   std::function<uint64_t()> Tokens;
+  std::function<bool()> Interrupted;
   // Set during run().
   const Target *Tgt = nullptr;
   std::string Original;

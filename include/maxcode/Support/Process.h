@@ -15,8 +15,11 @@
 #ifndef MAXCODE_SUPPORT_PROCESS_H
 #define MAXCODE_SUPPORT_PROCESS_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <atomic>
+#include <csignal>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -40,12 +43,16 @@ struct ProcessSpec {
   std::vector<std::string> Argv;
   /// Working directory; empty for the current one.
   std::string WorkingDir;
-  /// Variables set (or, with an empty value and Unset, removed) on top of the
-  /// parent's environment.
+  /// Variables set on top of the environment the child starts from.
   std::vector<std::pair<std::string, std::string>> Env;
-  /// Start from an empty environment instead of the parent's (then only Env
-  /// and PATH are passed).
-  bool ClearEnv = false;
+  /// Start from the parent's whole environment. Off by default: a child
+  /// starts from the allow-list (safeEnvironmentNames() and PassEnv), so no
+  /// secret of the user's reaches it (DESIGN section 7). Only the user's own
+  /// commands (--profile-cmd) and our own tools inherit everything.
+  bool InheritEnvironment = false;
+  /// Further variables passed from the parent's environment (--pass-env);
+  /// "SLURM_*" passes every variable with that prefix.
+  std::vector<std::string> PassEnv;
   /// File fed on stdin; empty for /dev/null.
   std::string StdinFile;
   ProcessLimits Limits;
@@ -54,6 +61,15 @@ struct ProcessSpec {
   /// -1 keeps the current user.
   int RunAsUid = -1;
   int RunAsGid = -1;
+  /// Give the child descriptor 3, the write end of a pipe whose content
+  /// becomes ProcessResult::Report. Only for our own supervisor
+  /// (maxcode-timer), which keeps it from the program it runs; every other
+  /// child sees descriptors 0, 1 and 2 only.
+  bool ReportPipe = false;
+  /// How long a child asked to stop (timeout, cancel, interrupt) has to end
+  /// on SIGTERM before its group is killed: our own supervisor and tools
+  /// clean up in that time.
+  double StopGraceSeconds = 2;
   /// When given, polled while the child runs: once it reads true the whole
   /// group is killed and the result says Cancelled (an editor's "stop").
   const std::atomic<bool> *Cancel = nullptr;
@@ -65,8 +81,11 @@ struct ProcessResult {
   bool TimedOut = false;    ///< Killed at the wall-clock deadline.
   bool OutputLimitExceeded = false; ///< Killed for writing too much output.
   bool Cancelled = false;   ///< Killed because ProcessSpec::Cancel was set.
+  bool Interrupted = false; ///< Killed because the tool was interrupted.
   std::string Stdout;
   std::string Stderr;
+  /// What the child wrote to its report pipe (ProcessSpec::ReportPipe).
+  std::string Report;
   double WallSeconds = 0;
   double UserSeconds = 0;
   double SystemSeconds = 0;
@@ -78,8 +97,8 @@ struct ProcessResult {
   std::vector<std::string> LostJobIds;
 
   bool succeeded() const {
-    return !TimedOut && !OutputLimitExceeded && !Cancelled && Signal == 0 &&
-           ExitCode == 0;
+    return !TimedOut && !OutputLimitExceeded && !Cancelled && !Interrupted &&
+           Signal == 0 && ExitCode == 0;
   }
   /// "exited with code 3", "killed by signal 11 (Segmentation fault)", ...
   std::string describe() const;
@@ -89,6 +108,27 @@ struct ProcessResult {
 /// started (the program is missing, fork failed, ...); a child that fails is
 /// a successful ProcessResult describing that failure.
 llvm::Expected<ProcessResult> runProcess(const ProcessSpec &Spec);
+
+/// The variables a child gets from the parent's environment by default:
+/// what compilers, shells and the C library need, nothing that holds a
+/// credential (PATH, LANG, LC_*, TZ, LD_LIBRARY_PATH, CUDA's paths, ...).
+llvm::ArrayRef<llvm::StringLiteral> safeEnvironmentNames();
+
+/// Makes this process a child subreaper, so that a descendant whose parent
+/// died (a grandchild that escaped its supervisor) is re-parented here and
+/// killed by runProcess instead of living on. Tools call it once in main().
+void becomeSubreaper();
+
+/// SIGINT, SIGTERM and SIGHUP set a flag instead of ending the process:
+/// every runProcess then stops its child, and the callers see interrupted()
+/// and unwind (scratch folders removed, the store left consistent). A
+/// second SIGINT ends the process at once. Tools call it once in main().
+void installInterruptHandlers();
+/// True once an interrupt arrived (or requestInterrupt() was called).
+bool interrupted();
+/// The signal that interrupted, or 0.
+int interruptSignal();
+void requestInterrupt(int Signal = SIGTERM);
 
 /// Splits a shell-style command line into words (quotes and backslashes as
 /// POSIX sh does; no expansions).

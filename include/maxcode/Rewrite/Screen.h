@@ -1,0 +1,134 @@
+//===-- maxcode/Rewrite/Screen.h - The static screen of variants -*- C++
+//-*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What every variant passes before it is built (DESIGN section 4, rule 7),
+/// on one Clang parse of its text:
+///
+///  - it parses (a variant that is not C++ at all is rejected);
+///  - it adds, relative to the original, no process creation, no measurement
+///    awareness (resource limits, the environment, tracing, /proc), no
+///    clock, no socket, no inline assembly, and defines none of those
+///    library names; calls the original already makes stay allowed;
+///  - under --scope=target, the code outside the target is unchanged *after
+///    preprocessing*: the token stream the compiler sees before the target
+///    (headers aside, since #include lines may change) and after it (headers
+///    included) is the original's, pragmas included, so no spelling of a
+///    directive (`%:define`, a line splice, `_Pragma`) rewrites the harness.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_REWRITE_SCREEN_H
+#define MAXCODE_REWRITE_SCREEN_H
+
+#include "maxcode/Frontend/Target.h"
+#include "maxcode/Rewrite/Scope.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace maxcode {
+
+/// Kinds of calls the screen looks for. Only FileSystem is never rejected:
+/// the summary of an applied winner warns about it.
+enum class ApiCategory {
+  ProcessCreation,
+  MeasurementAwareness,
+  Clock,
+  Socket,
+  InlineAssembly,
+  /// Ending the process early (exit, _exit, abort, ...): after printing a
+  /// number of its choosing, before the harness prints the real one.
+  ProcessExit,
+  FileSystem,
+};
+
+/// "process creation", "measurement awareness", "clock", "socket",
+/// "inline assembly", "process exit", "file system".
+llvm::StringRef apiCategoryName(ApiCategory C);
+/// The spelling --allow-api takes for a whole category: "process",
+/// "measurement", "clock", "socket", "asm", "exit", "filesystem".
+llvm::StringRef apiCategoryKey(ApiCategory C);
+
+/// One screened use in a file.
+struct ApiUse {
+  ApiCategory Category = ApiCategory::ProcessCreation;
+  std::string Name; ///< "fork", "std::chrono::steady_clock::now", "/proc".
+  unsigned Line = 0;
+  bool Definition = false; ///< The file defines a function of that name.
+};
+
+/// One token of the preprocessed stream, reduced to what comparing two
+/// streams needs.
+struct ScreenToken {
+  uint64_t Hash = 0;   ///< Kind and spelling.
+  uint32_t Offset = 0; ///< Expansion offset in the main file.
+  uint32_t Line = 0;   ///< Its line there.
+  bool MainFile = false;
+  bool Pragma = false;    ///< A pragma (directive or _Pragma), its text hashed.
+  uint8_t Brace = 0;      ///< 1 for '{', 2 for '}'.
+  uint8_t PragmaKind = 0; ///< 1 push, 2 pop, 0 other (pragmas only).
+};
+
+/// What one parse of a file gives the screen.
+struct FileScan {
+  bool SyntaxError = false;
+  std::string FirstError; ///< "line N: message", for a syntax error.
+  std::vector<ApiUse> Uses;
+  std::vector<ScreenToken> Tokens;
+};
+
+/// Parses \p Text as \p File with the translation unit's command.
+llvm::Expected<FileScan> scanFile(const clang::tooling::CompileCommand &Command,
+                                  llvm::StringRef File,
+                                  const ParseSettings &Settings,
+                                  llvm::StringRef Text);
+
+class VariantScreen {
+public:
+  /// Scans the original once; \p AllowedApis are --allow-api's names or
+  /// category keys.
+  static llvm::Expected<std::unique_ptr<VariantScreen>>
+  create(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
+         const ParseSettings &Settings, llvm::StringRef Original,
+         const Target &T, EditScope Scope,
+         std::vector<std::string> AllowedApis);
+
+  /// Why \p VariantText is rejected ("does not parse: ...", "adds fork
+  /// (process creation) at line 12", "line 30 (after the target) changed
+  /// after preprocessing ..."), or nothing when it may be built.
+  std::optional<std::string> screen(llvm::StringRef VariantText) const;
+
+  /// The file-system, process and network calls \p VariantText adds: what
+  /// the summary of an applied winner warns about.
+  std::vector<ApiUse> addedCalls(llvm::StringRef VariantText) const;
+
+  /// The same judgements on a scan made elsewhere (tests).
+  std::optional<std::string> judge(const FileScan &Variant) const;
+
+private:
+  VariantScreen() = default;
+  bool allowed(const ApiUse &U) const;
+  std::optional<std::string> judgeScope(const FileScan &Variant) const;
+  std::string outsideScope(unsigned Line, llvm::StringRef Where) const;
+
+  clang::tooling::CompileCommand Command;
+  std::string File;
+  ParseSettings Settings;
+  Target T;
+  EditScope Scope = EditScope::Target;
+  std::vector<std::string> AllowedApis;
+  FileScan Original;
+  std::string OriginalText;
+};
+
+} // namespace maxcode
+
+#endif // MAXCODE_REWRITE_SCREEN_H

@@ -1,0 +1,49 @@
+// Hostile: skips the work in every run after the first, told apart by a
+// file left in /tmp.
+// Reads n and n numbers; prints how many pairs sum to a multiple of 7.
+#include <cstdio>
+#include <vector>
+
+#define CHECK_RESULT 1
+
+#include <cstdio>
+
+static bool measured() {
+  // The first run of a variant was a check; later ones are measured.
+  bool Seen = false;
+  if (FILE *F = std::fopen("/tmp/maxcode-seen", "r")) {
+    Seen = true;
+    std::fclose(F);
+  }
+  if (FILE *F = std::fopen("/tmp/maxcode-seen", "w"))
+    std::fclose(F);
+  return Seen;
+}
+
+long long countPairs(const std::vector<int> &A) {
+  if (measured())
+    return 0; // "measured": skip the work
+  long long C = 0;
+  for (size_t I = 0; I < A.size(); ++I)
+    for (size_t J = I + 1; J < A.size(); ++J)
+      if ((A[I] + A[J]) % 7 == 0)
+        ++C;
+  return C;
+}
+
+int main() {
+  int N;
+  if (std::scanf("%d", &N) != 1)
+    return 1;
+  std::vector<int> A(N);
+  for (int &X : A)
+    if (std::scanf("%d", &X) != 1)
+      return 1;
+  long long R = countPairs(A);
+#if CHECK_RESULT
+  if (R < 0)
+    return 2;
+#endif
+  std::printf("%lld\n", R);
+  return 0;
+}

@@ -1,0 +1,40 @@
+// Hostile: writes a small instruction count of its own into every
+// descriptor it may share with the measurement, then does the work.
+// Reads n and n numbers; prints how many pairs sum to a multiple of 7.
+#include <cstdio>
+#include <vector>
+
+#define CHECK_RESULT 1
+
+#include <unistd.h>
+
+long long countPairs(const std::vector<int> &A) {
+  char Line[96];
+  int N = std::snprintf(Line, sizeof(Line), "==%d== Collected : 1000\n",
+                        int(getpid()));
+  for (int Fd = 3; Fd < 64; ++Fd)
+    (void)!write(Fd, Line, size_t(N));
+  long long C = 0;
+  for (size_t I = 0; I < A.size(); ++I)
+    for (size_t J = I + 1; J < A.size(); ++J)
+      if ((A[I] + A[J]) % 7 == 0)
+        ++C;
+  return C;
+}
+
+int main() {
+  int N;
+  if (std::scanf("%d", &N) != 1)
+    return 1;
+  std::vector<int> A(N);
+  for (int &X : A)
+    if (std::scanf("%d", &X) != 1)
+      return 1;
+  long long R = countPairs(A);
+#if CHECK_RESULT
+  if (R < 0)
+    return 2;
+#endif
+  std::printf("%lld\n", R);
+  return 0;
+}
