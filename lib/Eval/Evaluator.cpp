@@ -1546,6 +1546,19 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   };
   double FloorPrimary = Bench ? 0 : Floor(Config.Measure);
   double FloorOther = Floor(Other);
+  // The other measure can only speak to work it resolves: a baseline whose
+  // own work is a small part of its run (the rest starting a process), or
+  // inside that measure's noise, confirms nothing and denies nothing.
+  double VariableOther = C.BaselineMedian - FloorOther;
+  if (VariableOther < 0.25 * C.BaselineMedian ||
+      VariableOther < 3 * C.Noise * C.BaselineMedian) {
+    Out.Notes.push_back(
+        llvm::formatv("not cross-checked: the baseline's own work is below "
+                      "what {0} resolves ({1:f2}x by {0})",
+                      Out.CrossMeasure, C.RawRatio)
+            .str());
+    return;
+  }
   double SavedPrimary = Saved(Out.BaselineCost, Out.VariantCost, FloorPrimary);
   double SavedOther = Saved(C.BaselineMedian, C.VariantMedian, FloorOther);
   LLVM_DEBUG(llvm::dbgs() << "maxcode-eval: cross-check saved " << SavedPrimary
