@@ -371,7 +371,7 @@ std::optional<int> openSession(const RunOptions &Opts, Session &S,
   if (!E)
     return userError(Err, llvm::toString(E.takeError()));
   S.Eval = std::move(*E);
-  if (llvm::Error BE = S.Eval->prepareBaseline())
+  if (llvm::Error BE = S.Eval->prepareBaseline(&S.T))
     return userError(Err, llvm::toString(std::move(BE)));
   return std::nullopt;
 }

@@ -126,10 +126,10 @@ public:
   create(EvalConfig Config, Executor &Exec, EvalCache *Cache = nullptr);
   ~Evaluator();
 
-  /// Builds and checks the unmodified program on every test (and measures
-  /// it where the measure is deterministic). An error here stops
-  /// everything: the baseline must work before any search.
-  llvm::Error prepareBaseline();
+  /// Builds and checks the unmodified program on every test and measures it
+  /// once. An error here stops everything: the baseline must work before
+  /// any search. With \p T, the static screen for it is made meanwhile.
+  llvm::Error prepareBaseline(const Target *T = nullptr);
 
   /// Evaluates \p Variants of \p T on the feedback tests: screens each,
   /// builds in parallel, then checks and measures each against the
