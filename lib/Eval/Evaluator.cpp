@@ -1664,51 +1664,66 @@ llvm::Error Evaluator::prepareBaseline(const Target *T) {
   return llvm::Error::success();
 }
 
+void Evaluator::screenAndBuild(llvm::ArrayRef<const Variant *> Vs,
+                               const Target &T, llvm::StringRef Tag,
+                               std::vector<std::optional<std::string>> &Why,
+                               std::vector<std::optional<Built>> &Builds) {
+  // The screen's parse and the compiler on different cores at once; the
+  // build of a variant the screen rejects is thrown away unused.
+  Why.assign(Vs.size(), std::nullopt);
+  Builds.clear();
+  Builds.resize(Vs.size());
+  llvm::DefaultThreadPool Pool(
+      llvm::hardware_concurrency(std::max(1u, Exec.parallelism())));
+  for (size_t I = 0; I < Vs.size(); ++I) {
+    Pool.async([&, I] { Why[I] = screen(*Vs[I], T); });
+    Pool.async([&, I] { Builds[I].emplace(build(Vs[I]->Text, Tag)); });
+  }
+  Pool.wait();
+  for (size_t I = 0; I < Vs.size(); ++I)
+    if (Why[I]) {
+      LLVM_DEBUG(llvm::dbgs()
+                 << "maxcode-eval: rejected '" << Vs[I]->Description
+                 << "': " << *Why[I] << "\n");
+      Builds[I].reset();
+    }
+}
+
 std::vector<EvalResult> Evaluator::evaluate(llvm::ArrayRef<Variant> Variants,
                                             const Target &T) {
   std::vector<EvalResult> Results(Variants.size());
-  std::vector<std::optional<Built>> Builds(Variants.size());
   std::vector<std::string> Keys(Variants.size());
-  std::vector<bool> Pending(Variants.size(), false);
+  std::vector<size_t> Fresh;
+  std::vector<const Variant *> ToBuild;
   for (size_t I = 0; I < Variants.size(); ++I) {
-    const Variant &V = Variants[I];
-    Keys[I] = cacheKey(V, T);
+    Keys[I] = cacheKey(Variants[I], T);
     if (Cache)
       if (std::optional<EvalResult> Hit = Cache->lookup(Keys[I])) {
         Results[I] = std::move(*Hit);
         Results[I].FromCache = true;
         continue;
       }
-    if (std::optional<std::string> Why = screen(V, T)) {
-      Results[I].Status = EvalStatus::Rejected;
-      Results[I].Reason = *Why;
-      LLVM_DEBUG(llvm::dbgs() << "maxcode-eval: rejected '" << V.Description
-                              << "': " << *Why << "\n");
-      continue;
-    }
-    Pending[I] = true;
+    Fresh.push_back(I);
+    ToBuild.push_back(&Variants[I]);
   }
-  // Builds in parallel, bounded by the executor.
-  {
-    llvm::DefaultThreadPool Pool(
-        llvm::hardware_concurrency(std::max(1u, Exec.parallelism())));
-    for (size_t I = 0; I < Variants.size(); ++I)
-      if (Pending[I])
-        Pool.async(
-            [&, I] { Builds[I].emplace(build(Variants[I].Text, "variant")); });
-    Pool.wait();
-  }
+  std::vector<std::optional<std::string>> Why;
+  std::vector<std::optional<Built>> Builds;
+  screenAndBuild(ToBuild, T, "variant", Why, Builds);
   // Checks and measurements one variant at a time.
-  for (size_t I = 0; I < Variants.size(); ++I) {
-    if (!Pending[I])
-      continue;
-    Built &B = *Builds[I];
-    Results[I] = B.Ok ? checkAndMeasure(B, Config.Repetitions, false)
-                      : B.Result;
-    if (Config.Measure == MeasureMode::CudaKernel && Results[I].ok())
-      collectGpuMetrics(B, T.Name, Results[I]);
-    Results[I].JobIds = std::move(B.JobIds);
-    Builds[I].reset();
+  for (size_t K = 0; K < Fresh.size(); ++K) {
+    size_t I = Fresh[K];
+    if (Why[K]) {
+      Results[I].Status = EvalStatus::Rejected;
+      Results[I].Reason = *Why[K];
+    } else {
+      Built &B = *Builds[K];
+      Results[I] =
+          B.Ok ? checkAndMeasure(B, Config.Repetitions, false) : B.Result;
+      if (Config.Measure == MeasureMode::CudaKernel && Results[I].ok())
+        collectGpuMetrics(B, T.Name, Results[I]);
+      Results[I].JobIds = std::move(B.JobIds);
+      Builds[K].reset();
+    }
     // An interrupted evaluation says nothing about the variant.
     if (Cache && !interrupted())
       if (llvm::Error E = Cache->store(Keys[I], Results[I]))
@@ -1724,29 +1739,34 @@ EvalResult Evaluator::evaluate(const Variant &V, const Target &T) {
 
 EvalResult Evaluator::retime(const Variant &V, const Target &T,
                              unsigned Repetitions) {
-  if (std::optional<std::string> Why = screen(V, T)) {
-    EvalResult R;
+  std::vector<std::optional<std::string>> Why;
+  std::vector<std::optional<Built>> Builds;
+  screenAndBuild({&V}, T, "retime", Why, Builds);
+  EvalResult R;
+  if (Why[0]) {
     R.Status = EvalStatus::Rejected;
-    R.Reason = *Why;
+    R.Reason = *Why[0];
     return R;
   }
-  Built B = build(V.Text, "retime");
-  EvalResult R = B.Ok ? checkAndMeasure(B, Repetitions, false) : B.Result;
+  Built &B = *Builds[0];
+  R = B.Ok ? checkAndMeasure(B, Repetitions, false) : B.Result;
   R.JobIds = std::move(B.JobIds);
   return R;
 }
 
 EvalResult Evaluator::verify(const Variant &V, const Target &T,
                              unsigned Repetitions) {
-  if (std::optional<std::string> Why = screen(V, T)) {
-    EvalResult R;
+  std::vector<std::optional<std::string>> Why;
+  std::vector<std::optional<Built>> Builds;
+  screenAndBuild({&V}, T, "verify", Why, Builds);
+  EvalResult R;
+  if (Why[0]) {
     R.Status = EvalStatus::Rejected;
-    R.Reason = *Why;
+    R.Reason = *Why[0];
     return R;
   }
-  Built B = build(V.Text, "verify");
-  EvalResult R =
-      B.Ok ? checkAndMeasure(B, Repetitions, /*HeldOutToo=*/true) : B.Result;
+  Built &B = *Builds[0];
+  R = B.Ok ? checkAndMeasure(B, Repetitions, /*HeldOutToo=*/true) : B.Result;
   if (B.Ok)
     crossCheck(B, R);
   R.JobIds = std::move(B.JobIds);

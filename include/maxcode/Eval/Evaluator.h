@@ -170,6 +170,10 @@ private:
   Evaluator(EvalConfig Config, Executor &Exec, EvalCache *Cache);
   llvm::Error splitTests();
   std::optional<std::string> screen(const Variant &V, const Target &T);
+  void screenAndBuild(llvm::ArrayRef<const Variant *> Vs, const Target &T,
+                      llvm::StringRef Tag,
+                      std::vector<std::optional<std::string>> &Why,
+                      std::vector<std::optional<Built>> &Builds);
   llvm::Expected<const VariantScreen *> screenFor(const Target &T);
   Built build(llvm::StringRef Text, llvm::StringRef Tag);
   llvm::Error buildProgram(Built &B, ProcessSpec &Spec, SandboxPolicy &Policy);
