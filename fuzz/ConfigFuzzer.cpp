@@ -1,0 +1,41 @@
+//===-- ConfigFuzzer.cpp - Fuzzing the .clang-maxcode reader --------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// A `.clang-maxcode` file comes with the repository, so it is untrusted
+/// (DESIGN section 10). The input is the file's text; what it parses to is
+/// also turned into clang-maxcode flags and merged, as the editor does.
+///
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/LSP/Config.h"
+#include <cstdint>
+#include <cstdlib>
+
+using namespace maxcode::lsp;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
+  llvm::Expected<SearchOptions> O =
+      parseConfig(Text, "/project", "/project/.clang-maxcode");
+  if (!O) {
+    llvm::consumeError(O.takeError());
+    return 0;
+  }
+  std::vector<std::string> Args = O->toArguments();
+  for (const std::string &A : Args)
+    if (!llvm::StringRef(A).starts_with("--"))
+      abort();
+  if (O->Tests && !O->Tests->empty() &&
+      !llvm::StringRef(*O->Tests).starts_with("/"))
+    abort();
+
+  SearchOptions Merged;
+  Merged.overrideWith(*O);
+  if (Merged.toArguments() != Args)
+    abort();
+  return 0;
+}
