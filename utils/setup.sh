@@ -10,7 +10,7 @@ set -euo pipefail
 PACKAGES=(
   cmake ninja-build g++ python3
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
-  clang-tools-19
+  clang-tools-19 libclang-rt-19-dev
   nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev
   curl procps
   libgtest-dev libgmock-dev

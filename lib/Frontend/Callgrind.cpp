@@ -13,6 +13,7 @@
 #include "maxcode/Frontend/Profile.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include <limits>
 
 using namespace maxcode;
 
@@ -79,7 +80,9 @@ llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
   bool ExpectCallCost = false;
   bool HaveTotal = false;
   uint64_t SumOfSelf = 0;
-  std::vector<int64_t> LastPos(4, 0);
+  // Positions are addresses or line numbers: unsigned, and relative ones
+  // wrap around as addresses do, so no input can overflow them.
+  std::vector<uint64_t> LastPos(4, 0);
 
   unsigned LineNo = 0;
   llvm::SmallVector<llvm::StringRef, 0> Lines;
@@ -97,15 +100,15 @@ llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
       if (Cols.size() < PositionColumns)
         continue;
       // Positions: absolute, relative (+N/-N) or the same (*).
-      int64_t LinePos = 0;
+      uint64_t LinePos = 0;
       for (unsigned I = 0; I < PositionColumns; ++I) {
         llvm::StringRef Col = Cols[I];
-        int64_t V = LastPos[I];
+        uint64_t V = LastPos[I];
         if (Col == "*") {
         } else if (Col.starts_with("+") || Col.starts_with("-")) {
-          int64_t D = 0;
+          uint64_t D = 0;
           if (!Col.drop_front().getAsInteger(0, D))
-            V += Col.front() == '+' ? D : -D;
+            V = Col.front() == '+' ? V + D : V - D;
         } else {
           (void)Col.getAsInteger(0, V);
         }
@@ -124,7 +127,7 @@ llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
       SumOfSelf += Cost;
       const std::string &F = CurrentSubFile.empty() ? CurrentFile
                                                     : CurrentSubFile;
-      if (LinePos > 0)
+      if (LinePos > 0 && LinePos <= std::numeric_limits<unsigned>::max())
         P.Lines[{F, unsigned(LinePos)}] += Cost;
       continue;
     }

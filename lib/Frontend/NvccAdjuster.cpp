@@ -356,6 +356,10 @@ std::vector<std::string> maxcode::adjustForParsing(
   bool Nvcc = isNvccCommand(Args);
   std::vector<std::string> Out =
       Nvcc ? translateNvccArguments(Args, Directory, S) : Args.vec();
+  // A database entry with an empty command still gets a driver name in front
+  // of the options added below; Clang then says what is missing.
+  if (Out.empty())
+    Out.push_back("clang++");
   bool Cuda = Nvcc || isCudaSource(File) ||
               llvm::any_of(Args, [](const std::string &A) {
                 return A == "-xcuda" || A == "cuda";

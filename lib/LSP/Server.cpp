@@ -185,7 +185,12 @@ private:
   void replyError(const json &ID, int Code, llvm::StringRef Message);
   void notify(llvm::StringRef Method, json Params);
   void showMessage(MessageType Type, llvm::StringRef Message);
-  void call(llvm::StringRef Method, json Params, ReplyHandler OnReply);
+  /// Sends a request to the client; \p OnReply gets its answer. \p Waiting,
+  /// if given, is the job that now waits for that answer: it stops counting
+  /// as busy only once the answer can be taken, so that -sync cannot read the
+  /// answer before the request exists.
+  void call(llvm::StringRef Method, json Params, ReplyHandler OnReply,
+            Job *Waiting = nullptr);
 
   // Input.
   void handleMessage(const std::string &Body, MessageParser &Parser);
@@ -300,12 +305,14 @@ void Server::Impl::showMessage(MessageType Type, llvm::StringRef Message) {
 }
 
 void Server::Impl::call(llvm::StringRef Method, json Params,
-                        ReplyHandler OnReply) {
+                        ReplyHandler OnReply, Job *Waiting) {
   int64_t ID;
   {
     std::lock_guard<std::mutex> Lock(Mu);
     ID = NextRequestID++;
     PendingCalls[ID] = std::move(OnReply);
+    if (Waiting)
+      setState(*Waiting, Job::State::WaitingForClient);
   }
   send(json{{"jsonrpc", "2.0"},
             {"id", ID},
@@ -1124,31 +1131,28 @@ void Server::Impl::runJob(Job &J) {
            {"edits", {TextEditJSON}}}}}};
   else
     WorkspaceEdit = {{"changes", {{J.URI, {TextEditJSON}}}}};
-  {
+  auto OnAnswer = [this, Number = J.Number](const json *Result,
+                                            const json *Error) {
     std::lock_guard<std::mutex> Lock(Mu);
-    setState(J, Job::State::WaitingForClient);
-  }
+    Job *JP = findJob(Number);
+    if (!JP || JP->St == Job::State::Done)
+      return;
+    JP->ApplyAnswered = true;
+    if (Result)
+      JP->ApplyResult = *Result;
+    else
+      JP->ApplyResult = json{
+          {"applied", false},
+          {"failureReason",
+           Error ? getString(*Error, "message").value_or("") : std::string()}};
+    if (JP->St == Job::State::WaitingForClient)
+      setState(*JP, Job::State::Busy);
+    JP->CV.notify_all();
+  };
   call("workspace/applyEdit",
        {{"label", "MaxCode: optimise " + Target + " (" + Speedup + " faster)"},
         {"edit", WorkspaceEdit}},
-       [this, Number = J.Number](const json *Result, const json *Error) {
-         std::lock_guard<std::mutex> Lock(Mu);
-         Job *JP = findJob(Number);
-         if (!JP || JP->St == Job::State::Done)
-           return;
-         JP->ApplyAnswered = true;
-         if (Result)
-           JP->ApplyResult = *Result;
-         else
-           JP->ApplyResult =
-               json{{"applied", false},
-                    {"failureReason",
-                     Error ? getString(*Error, "message").value_or("")
-                           : std::string()}};
-         if (JP->St == Job::State::WaitingForClient)
-           setState(*JP, Job::State::Busy);
-         JP->CV.notify_all();
-       });
+       std::move(OnAnswer), &J);
   json Answer;
   {
     std::unique_lock<std::mutex> Lock(Mu);

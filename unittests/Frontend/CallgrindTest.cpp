@@ -124,6 +124,28 @@ TEST(CallgrindTest, KernelsRankByGpuTime) {
   EXPECT_EQ(Targets[1].Name, "naiveKernel");
 }
 
+// A relative position past the largest 64-bit value overflowed (UBSan in the
+// callgrind fuzzer's build), and a line past the largest unsigned one counted
+// as a small line.
+TEST(CallgrindTest, PositionsThatDoNotFit) {
+  auto P = parseCallgrind("events: Ir\n"
+                          "fl=a.cpp\n"
+                          "fn=f\n"
+                          "9223372036854775807 1\n"
+                          "+9 2\n"
+                          "-9223372036854775807 4\n"
+                          "4294967297 8\n"
+                          "3 16\n"
+                          "+1 32\n");
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(P->Functions["f"].Self, 63u);
+  // The third line is relative to the second, which is past any line.
+  EXPECT_EQ(P->Lines.size(), 3u);
+  EXPECT_EQ((P->Lines[{"a.cpp", 9}]), 4u);
+  EXPECT_EQ((P->Lines[{"a.cpp", 3}]), 16u);
+  EXPECT_EQ((P->Lines[{"a.cpp", 4}]), 32u);
+}
+
 TEST(CallgrindTest, RejectsGarbage) {
   EXPECT_FALSE(bool(parseCallgrind("fn=(7)\n1 2\n")));
   auto P = parseCallgrind("hello world\n");

@@ -136,4 +136,12 @@ TEST(NvccAdjusterTest, ParsingAddsCudaSupport) {
   EXPECT_EQ(Out.front(), "g++");
 }
 
+// Found by fuzz/CompileDatabaseFuzzer.cpp: a database entry with an empty
+// command line read past the end of the arguments.
+TEST(NvccAdjusterTest, EmptyCommandGetsADriverName) {
+  auto Out = adjustForParsing({}, "/src/a.cpp", "/build", settings());
+  EXPECT_THAT(
+      Out, ElementsAre("clang++", "-resource-dir=/res", "-Qunused-arguments"));
+}
+
 } // namespace
