@@ -2,7 +2,9 @@
 #===-- utils/build.sh - Configure and build clang-maxcode -----------------===#
 #
 # Installs missing packages, configures with Ninja into ${BUILD_DIR:-build}
-# and builds the given targets (default: everything).
+# and builds the given targets (default: everything). MAXCODE_WERROR=1 makes
+# every warning an error (CI sets it; it takes effect when BUILD_DIR is first
+# configured).
 #
 #===-----------------------------------------------------------------------===#
 set -euo pipefail
@@ -11,6 +13,9 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 
 bash "$ROOT/utils/setup.sh"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  WERROR=OFF
+  [ "${MAXCODE_WERROR:-0}" = 1 ] && WERROR=ON
+  cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
+    "-DMAXCODE_ENABLE_WERROR=$WERROR" >/dev/null
 fi
 ninja -C "$BUILD_DIR" "$@"

@@ -95,7 +95,7 @@ llvm::Expected<std::vector<KernelTime>>
 maxcode::profileKernels(llvm::StringRef Command, llvm::StringRef WorkDir,
                         llvm::StringRef Library, double TimeoutSeconds) {
   if (llvm::Error E = checkCudaMeasurable(Library))
-    return std::move(E);
+    return E;
   llvm::SmallString<128> Dir;
   if (std::error_code EC =
           llvm::sys::fs::createUniqueDirectory("maxcode-gpu-profile", Dir))

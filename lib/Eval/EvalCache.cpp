@@ -166,7 +166,7 @@ SQLiteFile::open(llvm::StringRef Path) {
   // WAL: a killed run loses at most the transaction in flight.
   if (llvm::Error E = F->exec("PRAGMA journal_mode=WAL; "
                               "PRAGMA synchronous=NORMAL;"))
-    return std::move(E);
+    return E;
   return F;
 }
 
@@ -193,7 +193,7 @@ EvalCache::open(std::shared_ptr<SQLiteFile> File) {
           "CREATE TABLE IF NOT EXISTS eval_cache ("
           " key TEXT PRIMARY KEY, status TEXT NOT NULL, result TEXT NOT NULL,"
           " created_at REAL NOT NULL DEFAULT (julianday('now')));"))
-    return std::move(E);
+    return E;
   return std::unique_ptr<EvalCache>(new EvalCache(std::move(File)));
 }
 

@@ -287,7 +287,7 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
   // Left by an earlier process that was not resumed, or by the lost try.
   removeJobFiles(Stem);
   if (llvm::Error E = writeJobSpec(Stem, Spec))
-    return std::move(E);
+    return E;
   auto Cleanup = [&] { removeJobFiles(Stem); };
 
   ProcessSpec Srun;

@@ -216,5 +216,5 @@ llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
     R.RTG = std::make_unique<LLMRTG>(*R.Client, *R.Prompts, std::move(Shots),
                                      R.Ledger->sink());
   }
-  return std::move(R);
+  return R;
 }

@@ -130,7 +130,7 @@ RolloutStore::open(std::shared_ptr<SQLiteFile> F) {
   if (!Cache)
     return Cache.takeError();
   if (llvm::Error E = F->exec(Schema))
-    return std::move(E);
+    return E;
   {
     Statement S(*F, "SELECT value FROM meta WHERE key = 'schema_version'");
     if (S && S.step() == SQLITE_ROW) {
@@ -157,12 +157,12 @@ RolloutStore::open(std::shared_ptr<SQLiteFile> F) {
       if (!Columns.count(llvm::StringRef(Add).split(' ').first))
         if (llvm::Error E =
                 F->exec(std::string("ALTER TABLE llm_calls ADD COLUMN ") + Add))
-          return std::move(E);
+          return E;
   }
   if (llvm::Error E = F->exec(
           "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', '" +
           std::to_string(RolloutStoreSchemaVersion) + "')"))
-    return std::move(E);
+    return E;
   return std::unique_ptr<RolloutStore>(new RolloutStore(std::move(F)));
 }
 

@@ -85,8 +85,10 @@ TEST(CritiqueTagsTest, NamesRoundTripInOrder) {
     llvm::StringRef N = critiqueTagName(T);
     EXPECT_TRUE(Names.insert(N).second) << N.str();
     EXPECT_EQ(parseCritiqueTag(N), T);
-    if (!First)
+    // EXPECT_* expands to an if/else: the braces keep this one unambiguous.
+    if (!First) {
       EXPECT_LT(static_cast<int>(Prev), static_cast<int>(T));
+    }
     Prev = T;
     First = false;
   }
