@@ -94,12 +94,14 @@ int maxcode::listVariantsMain(const ListVariantsOptions &Opts,
     llvm::WithColor::warning(Err, "clang-maxcode")
         << "'" << Opts.Sources.front() << "' is not in " << DB->Origin
         << "; using " << RC.Fallback << "\n";
-  auto Parsed = parseFile(RC.Command, File, Opts.Parse, Err);
+  auto Parsed = parseFile(RC.Command, File, Opts.Parse, Err, std::nullopt,
+                          nullptr, ParseErrors::BlockTheirTargets);
   if (!Parsed)
     return userError(Err, llvm::toString(Parsed.takeError()));
-  std::vector<Target> Targets = discoverTargets(*Parsed);
+  std::vector<BlockedTarget> Blocked;
+  std::vector<Target> Targets = discoverTargets(*Parsed, &Blocked);
   rankTargets(Targets);
-  auto Chosen = selectTargets(Targets, Opts.TargetNames);
+  auto Chosen = selectTargets(Targets, Opts.TargetNames, Blocked);
   if (!Chosen)
     return userError(Err, llvm::toString(Chosen.takeError()));
   const Target &T = Chosen->front();

@@ -102,12 +102,12 @@ std::string cuptiLibraryPath(const RunOptions &Opts) {
 /// The targets of the sources, ranked by --profile-cmd when given: by GPU
 /// time under CUPTI when the sources define kernels (the CPU cost of a CUDA
 /// program says little about its kernels), else by callgrind's cost.
-llvm::Expected<std::vector<Target>> discoverTargetsFor(const RunOptions &Opts,
-                                                       const LoadedDatabase &DB,
-                                                       llvm::raw_ostream &Err) {
+llvm::Expected<std::vector<Target>>
+discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
+                   llvm::raw_ostream &Err, DiscoveryReport *Report = nullptr) {
   DiscoveryOptions D;
   D.Settings = Opts.Parse;
-  auto Targets = discoverAndRank(DB, Opts.Sources, D, Err);
+  auto Targets = discoverAndRank(DB, Opts.Sources, D, Err, Report);
   if (!Targets || Opts.ProfileCmd.empty())
     return Targets;
   if (llvm::any_of(*Targets, [](const Target &T) {
@@ -135,13 +135,14 @@ int maxcode::listTargetsMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   auto DB = loadDatabase(Opts);
   if (!DB)
     return userError(Err, llvm::toString(DB.takeError()));
-  auto Targets = discoverTargetsFor(Opts, *DB, Err);
+  DiscoveryReport Report;
+  auto Targets = discoverTargetsFor(Opts, *DB, Err, &Report);
   if (!Targets)
     return userError(Err, llvm::toString(Targets.takeError()));
   if (Opts.JSON)
-    printTargetsJSON(*Targets, Out);
+    printTargetsJSON(*Targets, Out, Report);
   else
-    printTargetsText(*Targets, Out);
+    printTargetsText(*Targets, Out, Report);
   return 0;
 }
 
@@ -200,11 +201,12 @@ llvm::Error pickTarget(const RunOptions &Opts, Session &S,
     llvm::WithColor::warning(Err, "clang-maxcode")
         << "'" << Opts.Sources.front() << "' is not in " << S.DB->Origin
         << "; using " << S.RC.Fallback << "\n";
-  auto Targets = discoverTargetsFor(Opts, *S.DB, Err);
+  DiscoveryReport Report;
+  auto Targets = discoverTargetsFor(Opts, *S.DB, Err, &Report);
   if (!Targets)
     return Targets.takeError();
   S.Targets = std::move(*Targets);
-  auto Chosen = selectTargets(S.Targets, Opts.TargetNames);
+  auto Chosen = selectTargets(S.Targets, Opts.TargetNames, Report.Blocked);
   if (!Chosen)
     return Chosen.takeError();
   if (Chosen->size() > 1)
