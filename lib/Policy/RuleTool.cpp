@@ -58,18 +58,6 @@ bool maxcode::buildsWithGcc(const clang::tooling::CompileCommand &Command,
                                             /*DebugInfo=*/false));
 }
 
-bool maxcode::isGccCommand(llvm::ArrayRef<std::string> Argv) {
-  if (Argv.empty())
-    return false;
-  llvm::StringRef Base = llvm::sys::path::filename(Argv.front());
-  if (Base.contains("clang") || Base.contains("nvcc"))
-    return false;
-  // g++, gcc, g++-12, x86_64-linux-gnu-g++-12, and the c++/cc links Debian
-  // points at GCC.
-  return Base.contains("g++") || Base.contains("gcc") || Base == "c++" ||
-         Base == "cc";
-}
-
 namespace {
 int userError(llvm::raw_ostream &Err, const llvm::Twine &Message) {
   llvm::WithColor::error(Err, "clang-maxcode") << Message << "\n";
