@@ -41,6 +41,7 @@ enum class NvccAction {
   DefaultStream, ///< --default-stream per-thread -> a macro.
   Language,    ///< -x cu -> -x cuda.
   LinkOnly,    ///< -dlink / -lib / -link: not a compile command.
+  WarningKinds,  ///< -Werror cross-execution-space-call: nvcc\'s, dropped.
 };
 
 /// One row: the spelling, whether it takes a value (as the next argument or
@@ -95,6 +96,8 @@ const NvccFlag NvccFlags[] = {
     {"-Xcudafe", true, NvccAction::Drop},
     {"-Xfatbin", true, NvccAction::Drop},
     {"-Xarchive", true, NvccAction::Drop},
+    {"--Werror", true, NvccAction::WarningKinds},
+    {"-Werror", true, NvccAction::WarningKinds},
     {"-Xlinker", true, NvccAction::Drop},
     {"--linker-options", true, NvccAction::Drop},
     {"-l", true, NvccAction::Drop},
@@ -207,6 +210,22 @@ const NvccFlag *lookupNvccFlag(llvm::StringRef Arg, std::string &Value,
     }
   }
   return nullptr;
+}
+
+/// True when \p V is a comma-separated list of nvcc's own warning kinds (the
+/// values of its -Werror), none of which Clang knows.
+bool isNvccWarningKindList(llvm::StringRef V) {
+  if (V.empty())
+    return false;
+  llvm::SmallVector<llvm::StringRef, 4> Kinds;
+  V.split(Kinds, ',');
+  return llvm::all_of(Kinds, [](llvm::StringRef K) {
+    return llvm::is_contained(
+        {"all-warnings", "cross-execution-space-call", "reorder",
+         "default-stream-launch", "missing-launch-bounds",
+         "ext-lambda-captures-this", "deprecated-declarations"},
+        K.trim());
+  });
 }
 
 bool isCudaSource(llvm::StringRef File) {
@@ -342,6 +361,20 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
       Out.push_back(A.str());
       continue;
     }
+    // nvcc's -Werror takes a list of its own warning kinds; without one it
+    // is the host compiler's -Werror (-Werror=foo: one of its warnings).
+    if (F->Action == NvccAction::WarningKinds) {
+      std::string Kinds =
+          Joined ? Value : (I + 1 < In.size() ? In[I + 1] : std::string());
+      if (!isNvccWarningKindList(Kinds)) {
+        Out.push_back(A.str());
+        continue;
+      }
+      if (!Joined)
+        ++I;
+      Drop(Joined ? A.str() : A.str() + " " + Kinds);
+      continue;
+    }
     if (F->TakesValue && !Joined) {
       if (I + 1 >= In.size()) {
         Drop(A);
@@ -356,6 +389,8 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
       break;
     case NvccAction::LinkOnly:
       Drop(A);
+      break;
+    case NvccAction::WarningKinds: // Handled before the value is taken.
       break;
     case NvccAction::Arch: {
       llvm::SmallVector<llvm::StringRef, 4> Parts;
@@ -500,8 +535,11 @@ std::vector<std::string> maxcode::adjustForParsing(
                   "-Wno-unknown-cuda-version", "-isystem", S.ShimDir,
                   "-isystem", S.CudaPath + "/include/cccl"});
   }
-  // A header given as the main file (its targets listed) is no mistake.
+  // A header given as the main file (its targets listed) is no mistake, and
+  // a warning is no error when the code is only read (-Werror may come from
+  // the project, for its own compiler's warnings).
   Extra.push_back("-Wno-pragma-once-outside-header");
+  Extra.push_back("-Wno-error");
   Extra.push_back("-Qunused-arguments");
   Out.insert(Pos, Extra.begin(), Extra.end());
   // The compatibility header goes first, before any -include of the

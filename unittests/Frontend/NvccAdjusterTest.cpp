@@ -168,6 +168,22 @@ TEST(NvccAdjusterTest, NvccLongSpellings) {
   EXPECT_THAT(Dropped, Contains("-Xlinker -rpath"));
 }
 
+TEST(NvccAdjusterTest, NvccWerrorKindsAreDroppedTheHostsKept) {
+  std::vector<std::string> Dropped;
+  auto Out = translate({"nvcc", "--Werror", "cross-execution-space-call",
+                        "-Werror=reorder,all-warnings", "-Werror",
+                        "-Werror=unused-variable", "a.cu"},
+                       &Dropped);
+  EXPECT_THAT(Out, Not(Contains("--Werror")));
+  EXPECT_THAT(Out, Not(Contains("cross-execution-space-call")));
+  EXPECT_THAT(Out, Not(Contains("-Werror=reorder,all-warnings")));
+  // GCC's and Clang's -Werror forms pass on.
+  EXPECT_THAT(Out, Contains("-Werror"));
+  EXPECT_THAT(Out, Contains("-Werror=unused-variable"));
+  EXPECT_THAT(Out, Contains("a.cu"));
+  EXPECT_THAT(Dropped, Contains("--Werror cross-execution-space-call"));
+}
+
 TEST(NvccAdjusterTest, AddedFlagsGoBeforeADoubleDash) {
   // Commands inferred for headers end in "-- file": what follows is a file.
   auto Out = translate({"nvcc", "-rdc=true", "-x", "cu", "--", "a.cuh"});
