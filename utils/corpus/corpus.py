@@ -121,13 +121,19 @@ def default_recipe(folder):
 
 
 def checkout_commit(folder):
-    """The commit checked out in folder, or "" when it is not a git tree."""
+    """The commit checked out in folder, or "" when folder is not the top of
+    a git checkout of its own."""
     try:
-        out = subprocess.run(["git", "-C", folder, "rev-parse", "HEAD"],
+        out = subprocess.run(["git", "-C", folder, "rev-parse",
+                              "--show-toplevel", "HEAD"],
                              capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError):
         return ""
-    return out.stdout.strip() if out.returncode == 0 else ""
+    lines = out.stdout.split()
+    if out.returncode != 0 or len(lines) != 2 or \
+            os.path.realpath(lines[0]) != os.path.realpath(folder):
+        return ""
+    return lines[1]
 
 
 def _glob(folder, pattern):

@@ -7,7 +7,8 @@ configure), runs `clang-maxcode --list-targets --format=json -p DB FILE` on
 each source, and prints one line per project: files, files parsed (with no
 error, and with errors that block only some targets), files that failed,
 kernels and functions found, and then the first error of each failure grouped
-by cause. docs/CUDA.md, "The corpus runner", says more.
+by cause, with the project's own compiler's verdict on each such file.
+docs/CUDA.md, "The corpus runner", says more.
 
   utils/corpus/run-corpus.py --corpus /work/corpus
   utils/corpus/run-corpus.py /work/corpus/llm.c /work/corpus/leveldb -j2
@@ -94,33 +95,66 @@ def nvcc_check_command(entry, path, nvcc):
                   os.devnull]
 
 
-def nvcc_verdict(record, stderr, db, nvcc, timeout):
-    """Runs nvcc's front end on a file clang-maxcode did not parse cleanly:
-    does the project's own compiler accept it?"""
+_GCC_DEPENDENCY_FLAGS = ("-MF", "-MT", "-MQ")
+
+
+def gcc_check_command(entry):
+    """The entry's GCC command with -fsyntax-only, writing nothing."""
+    args = entry.get("arguments") or shlex.split(entry["command"])
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a == "-o" or a in _GCC_DEPENDENCY_FLAGS:
+            skip = True
+            continue
+        if a in ("-MD", "-MMD"):
+            continue
+        out.append(a)
+    return out + ["-fsyntax-only"]
+
+
+def _is_gcc(argv0):
+    base = os.path.basename(argv0)
+    return "clang" not in base and "nvcc" not in base and (
+        "g++" in base or "gcc" in base or base in ("c++", "cc"))
+
+
+def compiler_verdict(record, stderr, db, nvcc, timeout):
+    """Runs the project's own compiler on a file clang-maxcode did not parse
+    cleanly: nvcc's front end (nvcc -cuda) for nvcc commands, GCC's
+    -fsyntax-only for GCC ones. Does that compiler accept the file?"""
     entry = db.get(os.path.normpath(record["file"]))
     if entry is None:
         m = _INFERRED.search(stderr)
         if m:
             entry = db.get(os.path.normpath(m.group("file")))
     if entry is None:
-        return {"accepts": None, "error": "no command to check with"}
-    argv0 = (entry.get("arguments") or entry["command"].split())[0]
-    if not os.path.basename(argv0).startswith("nvcc"):
-        return {"accepts": None, "error": "not an nvcc command"}
-    cmd = nvcc_check_command(entry, record["file"], nvcc)
+        return {"compiler": "", "accepts": None,
+                "error": "no command to check with"}
+    argv0 = (entry.get("arguments") or shlex.split(entry["command"]))[0]
+    if os.path.basename(argv0).startswith("nvcc") and nvcc:
+        name, cmd = "nvcc", nvcc_check_command(entry, record["file"], nvcc)
+    elif _is_gcc(argv0) and not record["header"]:
+        name, cmd = os.path.basename(argv0), gcc_check_command(entry)
+    else:
+        return {"compiler": "", "accepts": None, "error": "not checked"}
     try:
         p = subprocess.run(cmd, capture_output=True, text=True,
                            timeout=timeout, cwd=entry["directory"])
     except subprocess.TimeoutExpired:
-        return {"accepts": None, "error": "nvcc timed out"}
+        return {"compiler": name, "accepts": None, "error": "timed out"}
+    except OSError as e:
+        return {"compiler": name, "accepts": None, "error": str(e)}
     if p.returncode == 0:
-        return {"accepts": True, "error": ""}
+        return {"compiler": name, "accepts": True, "error": ""}
     first = ""
     for line in (p.stdout + p.stderr).splitlines():
         if "error" in line:
             first = line.strip()
             break
-    return {"accepts": False, "error": first}
+    return {"compiler": name, "accepts": False, "error": first}
 
 
 def run_file(tool, db_dir, path, timeout, out_dir, index):
@@ -260,21 +294,21 @@ def run_file_driver(args, db_dir, path, out_dir, index):
 
 def check_file(args, db_dir, db, path, out_dir, index, header):
     """One file: the tool's listing (or the --clang driver's parse) and, when
-    it was not clean and nvcc is there, nvcc's verdict on the same command."""
+    it was not clean, its own compiler's verdict on the same command."""
     if args.clang:
         record = run_file_driver(args, db_dir, path, out_dir, index)
     else:
         record = run_file(args.tool, db_dir, path, args.timeout, out_dir,
                           index)
     record["header"] = header
-    record["nvcc"] = None
-    if record["status"] != "clean" and args.nvcc:
+    record["compiler"] = None
+    if record["status"] != "clean" and args.check_compiler:
         stem = "%04d-%s" % (index, os.path.basename(path))
         with open(os.path.join(out_dir, stem + ".stderr"),
                   encoding="utf-8") as f:
             stderr = f.read()
-        record["nvcc"] = nvcc_verdict(record, stderr, db, args.nvcc,
-                                      args.timeout)
+        record["compiler"] = compiler_verdict(record, stderr, db, args.nvcc,
+                                              args.timeout)
     return record
 
 
@@ -307,11 +341,7 @@ def run_project(folder, recipe, args):
         for e in json.load(f):
             db.setdefault(os.path.normpath(os.path.join(e["directory"],
                                                         e["file"])), e)
-    if recipe["kind"] != "cuda":
-        check_args = argparse.Namespace(**vars(args))
-        check_args.nvcc = None
-    else:
-        check_args = args
+    check_args = args
     work = [(p, False) for p in sources] + [(p, True) for p in headers]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(check_file, check_args, db_dir, db, path,
@@ -332,10 +362,11 @@ def totals(files):
         for k in ("kernels", "kernels_launched", "functions", "blocked"):
             t[k] += r[k]
         t["seconds"] += r["seconds"]
-        if r.get("nvcc") and r["nvcc"]["accepts"] is False:
-            t["nvcc_rejects"] += 1
-        elif r.get("nvcc") and r["nvcc"]["accepts"]:
-            t["nvcc_accepts"] += 1
+        verdict = r.get("compiler") or {}
+        if verdict.get("accepts") is False:
+            t["compiler_rejects"] += 1
+        elif verdict.get("accepts"):
+            t["compiler_accepts"] += 1
     t["listed"] = t["clean"] + t["errors"]
     return t
 
@@ -348,10 +379,10 @@ def summary_line(label, t, out, seconds=None):
             % (label, t["files"], t["clean"], pct, t["errors"],
                t["failed"] + t["timeout"], t["kernels"],
                t["kernels_launched"], t["functions"], t["blocked"]))
-    if t["nvcc_rejects"] or t["nvcc_accepts"]:
-        accepted = t["files"] - t["nvcc_rejects"]
-        line += "  nvcc rejects %3d, parsed of the rest %5.1f%%" % (
-            t["nvcc_rejects"],
+    if t["compiler_rejects"] or t["compiler_accepts"]:
+        accepted = t["files"] - t["compiler_rejects"]
+        line += "  its compiler rejects %3d, parsed of the rest %5.1f%%" % (
+            t["compiler_rejects"],
             100.0 * t["clean"] / accepted if accepted else 0.0)
     if seconds is not None:
         line += "  %6.0f s" % seconds
@@ -377,10 +408,11 @@ def print_project(s, out):
         if r["status"] == "clean":
             continue
         verdict = ""
-        if r["nvcc"] and r["nvcc"]["accepts"] is False:
-            verdict = "nvcc rejects too"
-        elif r["nvcc"] and r["nvcc"]["accepts"]:
-            verdict = "nvcc accepts"
+        c = r.get("compiler") or {}
+        if c.get("accepts") is False:
+            verdict = c["compiler"] + " rejects too"
+        elif c.get("accepts"):
+            verdict = c["compiler"] + " accepts"
         key = (r["status"], "header" if r["header"] else "", verdict,
                cause_of(r["first_error"]["message"]))
         groups.setdefault(key, []).append(r)
@@ -434,10 +466,13 @@ def main():
                          + ", ".join(sorted(_ADDITIONS)))
     ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc",
                     help="nvcc whose front end (nvcc -cuda) checks every CUDA "
-                         "file not parsed cleanly; '' for no check")
+                         "file not parsed cleanly (GCC commands are checked "
+                         "with the command's GCC and -fsyntax-only); '' for "
+                         "no check of either")
     args = ap.parse_args()
+    args.check_compiler = bool(args.nvcc)
     if args.nvcc and not os.access(args.nvcc, os.X_OK):
-        sys.stderr.write("run-corpus: no nvcc at '%s': files are not "
+        sys.stderr.write("run-corpus: no nvcc at '%s': CUDA files are not "
                          "checked with it\n" % args.nvcc)
         args.nvcc = None
     args.corpus_root = os.path.abspath(args.corpus) if args.corpus else None
