@@ -37,6 +37,25 @@ int threads() {
 #endif
 #endif
 
+// Clang's CUDA default is C++17: C++20 shows that the flag was read.
+#ifdef NEED_CXX20
+#if __cplusplus < 202002L
+#error "-std c++20 did not reach Clang"
+#endif
+#endif
+
+#ifdef NEED_FAST_MATH
+#ifndef __FAST_MATH__
+#error "--use_fast_math did not reach Clang"
+#endif
+#endif
+
+#ifdef NEED_PER_THREAD_STREAM
+#if CUDA_API_PER_THREAD_DEFAULT_STREAM != 1
+#error "--default-stream per-thread did not reach Clang"
+#endif
+#endif
+
 __global__ void axpy(float A, const float *X, float *Y, int N) {
   int I = blockIdx.x * blockDim.x + threadIdx.x;
   if (I < N)
