@@ -485,9 +485,9 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
   // Exactly one architecture: several would make several device ASTs, of
   // which tooling uses one anyway. The last one named is the newest in the
   // usual CMake order.
-  Added.push_back("--cuda-gpu-arch=" +
-                  (Arches.empty() ? std::string(NewestClangGpuArch)
-                                  : Arches.back()));
+  Added.push_back("--cuda-gpu-arch=" + (Arches.empty()
+                                            ? std::string(NewestClangGpuArch)
+                                            : Arches.back()));
   addHostCompilerHeaders(HostCompiler, S, Added);
   // Before the "--" that an inferred command (a header's) puts before its
   // file: what follows it is read as file names.

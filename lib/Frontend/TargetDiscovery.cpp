@@ -132,12 +132,13 @@ private:
       E.Loc = SM.getFileLoc(Info.getLocation());
       PresumedLoc P = SM.getPresumedLoc(E.Loc);
       if (P.isValid())
-        E.Text = (llvm::Twine(P.getFilename()) + ":" + llvm::Twine(P.getLine()) +
-                  ":" + llvm::Twine(P.getColumn()) + ": " + Message)
-                     .str();
+        E.Text =
+            (llvm::Twine(P.getFilename()) + ":" + llvm::Twine(P.getLine()) +
+             ":" + llvm::Twine(P.getColumn()) + ": " + Message)
+                .str();
     }
-    if (!Unattributable && (Level == DiagnosticsEngine::Fatal ||
-                            E.Loc.isInvalid()))
+    if (!Unattributable &&
+        (Level == DiagnosticsEngine::Fatal || E.Loc.isInvalid()))
       Unattributable = E.Text;
     Errors.push_back(std::move(E));
   }
