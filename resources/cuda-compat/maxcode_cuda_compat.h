@@ -42,6 +42,24 @@
 #include <time.h>
 
 //===----------------------------------------------------------------------===//
+// Entry "compiler-version": __CUDACC_VER_MAJOR__ and __CUDACC_VER_MINOR__.
+//
+// nvcc defines its version as these macros; Clang defines neither (CCCL reads
+// CUDA_VERSION instead when the compiler is Clang), so code that tests them in
+// an expression (CUTLASS's examples print which features the toolkit has)
+// names undeclared identifiers, and #if tests take the "old toolkit" branch.
+// CUDA_VERSION comes from cuda.h, which Clang's CUDA wrapper includes: 13000
+// is 13.0, as nvcc's macros would say. nvcc's __CUDACC_VER_BUILD__ (its build
+// number) is in no header, so it is defined as 0. CUDA's own headers read
+// these macros only under __CUDACC_RTC__, which is not defined here.
+//===----------------------------------------------------------------------===//
+#if defined(CUDA_VERSION) && !defined(__CUDACC_VER_MAJOR__)
+#define __CUDACC_VER_MAJOR__ (CUDA_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDA_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#endif
+
+//===----------------------------------------------------------------------===//
 // Entry "cache-hint": __ldcg __ldca __ldcs __ldlu __ldcv __stwb __stcg __stcs
 // __stwt on every scalar and vector type.
 //
