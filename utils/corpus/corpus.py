@@ -3,7 +3,7 @@
 Shared by the scripts of utils/corpus/ (run-corpus.py; the rules check beside
 it). A recipe (recipes/NAME.json) names a public repository, the commit it was
 measured at and how its compile commands are made; the code itself is never
-part of clang-maxcode. See docs/CUDA.md, "The corpus runner".
+part of clang-maxcode. See docs/CUDA.md, "Real code: the corpus".
 
 Recipe fields:
   name        the project's name (the recipe file is NAME.json)

@@ -8,7 +8,7 @@ each source, and prints one line per project: files, files parsed (with no
 error, and with errors that block only some targets), files that failed,
 kernels and functions found, and then the first error of each failure grouped
 by cause, with the project's own compiler's verdict on each such file.
-docs/CUDA.md, "The corpus runner", says more.
+docs/CUDA.md, "Real code: the corpus", says more.
 
   utils/corpus/run-corpus.py --corpus /work/corpus
   utils/corpus/run-corpus.py /work/corpus/llm.c /work/corpus/leveldb -j2
