@@ -766,10 +766,8 @@ const Document *Server::Impl::updateTargets(const std::string &URI) {
                   RC.Fallback);
     std::string Diags;
     llvm::raw_string_ostream DiagOS(Diags);
-    // Errors elsewhere in the file block only their own targets.
     auto Parsed =
-        parseFile(RC.Command, Path, Opts.Parse, DiagOS, llvm::StringRef(Text),
-                  nullptr, ParseErrors::BlockTheirTargets);
+        parseFile(RC.Command, Path, Opts.Parse, DiagOS, llvm::StringRef(Text));
     if (Parsed) {
       Targets = discoverTargets(*Parsed);
     } else {
