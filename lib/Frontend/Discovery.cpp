@@ -16,7 +16,7 @@ llvm::Expected<std::vector<Target>>
 maxcode::discoverAndRank(const LoadedDatabase &DB,
                          llvm::ArrayRef<std::string> Sources,
                          const DiscoveryOptions &Opts,
-                         llvm::raw_ostream &Diags) {
+                         llvm::raw_ostream &Diags, DiscoveryReport *Report) {
   std::vector<Target> All;
   for (const std::string &Source : Sources) {
     std::string File = makeAbsolutePath(Source);
@@ -28,10 +28,18 @@ maxcode::discoverAndRank(const LoadedDatabase &DB,
       llvm::WithColor::warning(Diags, "clang-maxcode")
           << "'" << Source << "' is not in " << DB.Origin << "; using "
           << RC.Fallback << "\n";
-    auto Parsed = parseFile(RC.Command, File, Opts.Settings, Diags);
+    auto Parsed = parseFile(RC.Command, File, Opts.Settings, Diags,
+                            std::nullopt, nullptr,
+                            ParseErrors::BlockTheirTargets);
     if (!Parsed)
       return Parsed.takeError();
-    std::vector<Target> Targets = discoverTargets(*Parsed);
+    std::vector<BlockedTarget> Blocked;
+    std::vector<Target> Targets = discoverTargets(*Parsed, &Blocked);
+    if (Report) {
+      Report->ParseErrors += Parsed->Errors.size();
+      std::move(Blocked.begin(), Blocked.end(),
+                std::back_inserter(Report->Blocked));
+    }
     std::move(Targets.begin(), Targets.end(), std::back_inserter(All));
   }
   if (!Opts.ProfileCommand.empty()) {

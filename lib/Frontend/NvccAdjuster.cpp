@@ -5,14 +5,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Frontend/NvccAdjuster.h"
+#include "maxcode/Support/Process.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/StringSaver.h"
+#include <mutex>
 
 using namespace maxcode;
 
@@ -23,6 +26,13 @@ enum class NvccAction {
   Arch,        ///< -arch/-code: the value names an architecture.
   Gencode,     ///< -gencode arch=...,code=...
   HostFlags,   ///< -Xcompiler a,b: host compiler flags, passed on.
+  HostCompiler, ///< -ccbin X: which host compiler (for its own headers).
+  IncludePath,   ///< --include-path D -> -I D.
+  SystemInclude, ///< --system-include D -> -isystem D.
+  PreInclude,    ///< --pre-include F -> -include F.
+  DefineMacro,   ///< --define-macro M -> -D M.
+  UndefineMacro, ///< --undefine-macro M -> -U M.
+  Compile,       ///< --compile -> -c.
   FastMath,    ///< --use_fast_math -> -ffast-math.
   Rdc,         ///< -rdc=true -> -fgpu-rdc.
   DeviceC,     ///< -dc -> -fgpu-rdc -c.
@@ -31,6 +41,7 @@ enum class NvccAction {
   DefaultStream, ///< --default-stream per-thread -> a macro.
   Language,    ///< -x cu -> -x cuda.
   LinkOnly,    ///< -dlink / -lib / -link: not a compile command.
+  WarningKinds,  ///< -Werror cross-execution-space-call: nvcc\'s, dropped.
 };
 
 /// One row: the spelling, whether it takes a value (as the next argument or
@@ -48,10 +59,19 @@ const NvccFlag NvccFlags[] = {
     {"--gpu-architecture", true, NvccAction::Arch},
     {"-code", true, NvccAction::Arch},
     {"--gpu-code", true, NvccAction::Arch},
+    {"--gpu-name", true, NvccAction::Arch},
     {"-gencode", true, NvccAction::Gencode},
     {"--generate-code", true, NvccAction::Gencode},
     {"-Xcompiler", true, NvccAction::HostFlags},
     {"--compiler-options", true, NvccAction::HostFlags},
+    {"-ccbin", true, NvccAction::HostCompiler},
+    {"--compiler-bindir", true, NvccAction::HostCompiler},
+    {"--include-path", true, NvccAction::IncludePath},
+    {"--system-include", true, NvccAction::SystemInclude},
+    {"--pre-include", true, NvccAction::PreInclude},
+    {"--define-macro", true, NvccAction::DefineMacro},
+    {"--undefine-macro", true, NvccAction::UndefineMacro},
+    {"--compile", false, NvccAction::Compile},
     {"--use_fast_math", false, NvccAction::FastMath},
     {"-use_fast_math", false, NvccAction::FastMath},
     {"-rdc", true, NvccAction::Rdc},
@@ -65,11 +85,10 @@ const NvccFlag NvccFlags[] = {
     {"--default-stream", true, NvccAction::DefaultStream},
     {"-default-stream", true, NvccAction::DefaultStream},
     {"-x", true, NvccAction::Language},
+    {"--x", true, NvccAction::Language},
     {"-dlink", false, NvccAction::LinkOnly},
     {"--device-link", false, NvccAction::LinkOnly},
     // Dropped, with a value.
-    {"-ccbin", true, NvccAction::Drop},
-    {"--compiler-bindir", true, NvccAction::Drop},
     {"-Xptxas", true, NvccAction::Drop},
     {"--ptxas-options", true, NvccAction::Drop},
     {"-Xnvlink", true, NvccAction::Drop},
@@ -77,7 +96,17 @@ const NvccFlag NvccFlags[] = {
     {"-Xcudafe", true, NvccAction::Drop},
     {"-Xfatbin", true, NvccAction::Drop},
     {"-Xarchive", true, NvccAction::Drop},
+    {"--Werror", true, NvccAction::WarningKinds},
+    {"-Werror", true, NvccAction::WarningKinds},
     {"-Xlinker", true, NvccAction::Drop},
+    {"--linker-options", true, NvccAction::Drop},
+    {"-l", true, NvccAction::Drop},
+    {"--library", true, NvccAction::Drop},
+    {"--library-path", true, NvccAction::Drop},
+    {"-time", true, NvccAction::Drop},
+    {"--time", true, NvccAction::Drop},
+    {"--output-file", true, NvccAction::Drop},
+    {"-arch-ls", false, NvccAction::Drop},
     {"-maxrregcount", true, NvccAction::Drop},
     {"--maxrregcount", true, NvccAction::Drop},
     {"-t", true, NvccAction::Drop},
@@ -90,6 +119,8 @@ const NvccFlag NvccFlags[] = {
     {"--split-compile", true, NvccAction::Drop},
     {"--diag-suppress", true, NvccAction::Drop},
     {"-diag-suppress", true, NvccAction::Drop},
+    {"--diag_suppress", true, NvccAction::Drop},
+    {"-diag_suppress", true, NvccAction::Drop},
     {"--diag-warn", true, NvccAction::Drop},
     {"--diag-error", true, NvccAction::Drop},
     {"--keep-dir", true, NvccAction::Drop},
@@ -137,6 +168,15 @@ const NvccFlag NvccFlags[] = {
     {"--prec-sqrt", true, NvccAction::Drop},
     {"-fmad", true, NvccAction::Drop},
     {"--fmad", true, NvccAction::Drop},
+    {"-extra-device-vectorization", false, NvccAction::Drop},
+    {"--extra-device-vectorization", false, NvccAction::Drop},
+    {"-ptx", false, NvccAction::Drop},
+    {"--ptx", false, NvccAction::Drop},
+    {"-cubin", false, NvccAction::Drop},
+    {"--cubin", false, NvccAction::Drop},
+    {"-fatbin", false, NvccAction::Drop},
+    {"--fatbin", false, NvccAction::Drop},
+    {"-deviceemu", false, NvccAction::Drop},
     {"-ewp", false, NvccAction::Drop},
     {"--extensible-whole-program", false, NvccAction::Drop},
     {"-src-in-ptx", false, NvccAction::Drop},
@@ -172,11 +212,47 @@ const NvccFlag *lookupNvccFlag(llvm::StringRef Arg, std::string &Value,
   return nullptr;
 }
 
+/// True when \p V is a comma-separated list of nvcc's own warning kinds (the
+/// values of its -Werror), none of which Clang knows.
+bool isNvccWarningKindList(llvm::StringRef V) {
+  if (V.empty())
+    return false;
+  llvm::SmallVector<llvm::StringRef, 4> Kinds;
+  V.split(Kinds, ',');
+  return llvm::all_of(Kinds, [](llvm::StringRef K) {
+    return llvm::is_contained(
+        {"all-warnings", "cross-execution-space-call", "reorder",
+         "default-stream-launch", "missing-launch-bounds",
+         "ext-lambda-captures-this", "deprecated-declarations"},
+        K.trim());
+  });
+}
+
 bool isCudaSource(llvm::StringRef File) {
   llvm::StringRef Ext = llvm::sys::path::extension(File);
   return Ext.equals_insensitive(".cu") || Ext.equals_insensitive(".cuh");
 }
 } // namespace
+
+/// The folder of headers the host compiler has and Clang's resource folder
+/// lacks (GCC's omp.h above all), searched after every other folder so that
+/// Clang's own builtin headers still win: what nvcc's host compiler, or the
+/// project's GCC, finds there, Clang then finds too.
+static void addHostCompilerHeaders(llvm::StringRef Compiler,
+                                   const ParseSettings &S,
+                                   std::vector<std::string> &Out) {
+  if (!S.HostCompilerIncludeDir)
+    return;
+  std::string Dir = S.HostCompilerIncludeDir(Compiler);
+  if (Dir.empty())
+    return;
+  if (!S.HostCompatDir.empty()) {
+    Out.push_back("-isystem");
+    Out.push_back(S.HostCompatDir);
+  }
+  Out.push_back("-idirafter");
+  Out.push_back(Dir);
+}
 
 std::string maxcode::clangGpuArchFor(llvm::StringRef A) {
   A = A.trim().trim("\"'");
@@ -191,10 +267,26 @@ std::string maxcode::clangGpuArchFor(llvm::StringRef A) {
     return "";
   if (Num > 90)
     return NewestClangGpuArch;
+  // Clang knows none older than sm_20 (CUDA 13's nvcc none older than
+  // sm_75); a host-only parse does not depend on it.
+  if (Num < 20)
+    return OldestClangGpuArch;
   std::string Out = "sm_" + Digits.str();
   if (Num == 90 && A.drop_front(Digits.size()) == "a")
     Out += "a";
   return Out;
+}
+
+bool maxcode::isGccCommand(llvm::ArrayRef<std::string> Argv) {
+  if (Argv.empty())
+    return false;
+  llvm::StringRef Base = llvm::sys::path::filename(Argv.front());
+  if (Base.contains("clang") || Base.contains("nvcc"))
+    return false;
+  // g++, gcc, g++-12, x86_64-linux-gnu-g++-12, and the c++/cc links Debian
+  // points at GCC.
+  return Base.contains("g++") || Base.contains("gcc") || Base == "c++" ||
+         Base == "cc";
 }
 
 bool maxcode::isNvccCommand(llvm::ArrayRef<std::string> Args) {
@@ -253,6 +345,8 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
   std::vector<std::string> Out;
   std::vector<std::string> Arches;
   bool Rdc = false;
+  // nvcc's default host compiler on Linux.
+  std::string HostCompiler = "g++";
   auto Drop = [&](llvm::StringRef A) {
     if (Dropped)
       Dropped->push_back(A.str());
@@ -265,6 +359,20 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
     const NvccFlag *F = lookupNvccFlag(A, Value, Joined);
     if (!F) {
       Out.push_back(A.str());
+      continue;
+    }
+    // nvcc's -Werror takes a list of its own warning kinds; without one it
+    // is the host compiler's -Werror (-Werror=foo: one of its warnings).
+    if (F->Action == NvccAction::WarningKinds) {
+      std::string Kinds =
+          Joined ? Value : (I + 1 < In.size() ? In[I + 1] : std::string());
+      if (!isNvccWarningKindList(Kinds)) {
+        Out.push_back(A.str());
+        continue;
+      }
+      if (!Joined)
+        ++I;
+      Drop(Joined ? A.str() : A.str() + " " + Kinds);
       continue;
     }
     if (F->TakesValue && !Joined) {
@@ -281,6 +389,8 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
       break;
     case NvccAction::LinkOnly:
       Drop(A);
+      break;
+    case NvccAction::WarningKinds: // Handled before the value is taken.
       break;
     case NvccAction::Arch: {
       llvm::SmallVector<llvm::StringRef, 4> Parts;
@@ -310,12 +420,42 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
       break;
     }
     case NvccAction::HostFlags: {
+      // nvcc splits the value on commas and hands it to the host compiler
+      // through a shell, so "-Xcompiler '-fopenmp -O3'" is two flags.
       llvm::SmallVector<llvm::StringRef, 4> Parts;
       llvm::StringRef(Value).split(Parts, ',', -1, /*KeepEmpty=*/false);
-      for (llvm::StringRef P : Parts)
-        Out.push_back(P.trim().str());
+      for (llvm::StringRef P : Parts) {
+        llvm::SmallVector<llvm::StringRef, 2> Words;
+        llvm::SplitString(P, Words);
+        for (llvm::StringRef W : Words)
+          Out.push_back(W.str());
+      }
       break;
     }
+    case NvccAction::HostCompiler:
+      HostCompiler = Value;
+      Drop(Joined ? A.str() : A.str() + " " + Value);
+      break;
+    case NvccAction::IncludePath:
+      Out.push_back("-I" + Value);
+      break;
+    case NvccAction::SystemInclude:
+      Out.push_back("-isystem");
+      Out.push_back(Value);
+      break;
+    case NvccAction::PreInclude:
+      Out.push_back("-include");
+      Out.push_back(Value);
+      break;
+    case NvccAction::DefineMacro:
+      Out.push_back("-D" + Value);
+      break;
+    case NvccAction::UndefineMacro:
+      Out.push_back("-U" + Value);
+      break;
+    case NvccAction::Compile:
+      Out.push_back("-c");
+      break;
     case NvccAction::FastMath:
       Out.push_back("-ffast-math");
       break;
@@ -339,14 +479,20 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
       break;
     }
   }
+  std::vector<std::string> Added;
   if (Rdc)
-    Out.push_back("-fgpu-rdc");
+    Added.push_back("-fgpu-rdc");
   // Exactly one architecture: several would make several device ASTs, of
   // which tooling uses one anyway. The last one named is the newest in the
   // usual CMake order.
-  Out.push_back("--cuda-gpu-arch=" +
-                (Arches.empty() ? std::string(NewestClangGpuArch)
-                                : Arches.back()));
+  Added.push_back("--cuda-gpu-arch=" + (Arches.empty()
+                                            ? std::string(NewestClangGpuArch)
+                                            : Arches.back()));
+  addHostCompilerHeaders(HostCompiler, S, Added);
+  // Before the "--" that an inferred command (a header's) puts before its
+  // file: what follows it is read as file names.
+  auto Pos = std::find(Out.begin() + 1, Out.end(), "--");
+  Out.insert(Pos, Added.begin(), Added.end());
   return Out;
 }
 
@@ -360,6 +506,10 @@ std::vector<std::string> maxcode::adjustForParsing(
   // of the options added below; Clang then says what is missing.
   if (Out.empty())
     Out.push_back("clang++");
+  std::vector<std::string> Extra;
+  // The include folder checked to be GCC's: c++ and cc may be Clang.
+  if (isGccCommand(Args))
+    addHostCompilerHeaders(Args.front(), S, Extra);
   bool Cuda = Nvcc || isCudaSource(File) ||
               llvm::any_of(Args, [](const std::string &A) {
                 return A == "-xcuda" || A == "cuda";
@@ -371,7 +521,6 @@ std::vector<std::string> maxcode::adjustForParsing(
       Pos = It;
       break;
     }
-  std::vector<std::string> Extra;
   if (!llvm::any_of(Out, [](const std::string &A) {
         return llvm::StringRef(A).starts_with("-resource-dir");
       }))
@@ -386,8 +535,17 @@ std::vector<std::string> maxcode::adjustForParsing(
                   "-Wno-unknown-cuda-version", "-isystem", S.ShimDir,
                   "-isystem", S.CudaPath + "/include/cccl"});
   }
+  // A header given as the main file (its targets listed) is no mistake, and
+  // a warning is no error when the code is only read (-Werror may come from
+  // the project, for its own compiler's warnings).
+  Extra.push_back("-Wno-pragma-once-outside-header");
+  Extra.push_back("-Wno-error");
   Extra.push_back("-Qunused-arguments");
   Out.insert(Pos, Extra.begin(), Extra.end());
+  // The compatibility header goes first, before any -include of the
+  // project's: it stands for what nvcc itself declares.
+  if (Cuda && !S.CompatHeader.empty())
+    Out.insert(Out.begin() + 1, {"-include", S.CompatHeader});
   return Out;
 }
 
@@ -412,5 +570,52 @@ ParseSettings maxcode::getDefaultParseSettings(const char *Argv0,
   llvm::sys::path::append(Shim, "..", MAXCODE_RESOURCE_SUBDIR, "cuda-shim");
   llvm::sys::path::remove_dots(Shim, /*remove_dot_dot=*/true);
   S.ShimDir = std::string(Shim);
+  llvm::SmallString<256> Compat(llvm::sys::path::parent_path(Exe));
+  llvm::sys::path::append(Compat, "..", MAXCODE_RESOURCE_SUBDIR, "cuda-compat",
+                          "maxcode_cuda_compat.h");
+  llvm::sys::path::remove_dots(Compat, /*remove_dot_dot=*/true);
+  S.CompatHeader = std::string(Compat);
+  llvm::SmallString<256> HostCompat(llvm::sys::path::parent_path(Exe));
+  llvm::sys::path::append(HostCompat, "..", MAXCODE_RESOURCE_SUBDIR,
+                          "host-compat");
+  llvm::sys::path::remove_dots(HostCompat, /*remove_dot_dot=*/true);
+  S.HostCompatDir = std::string(HostCompat);
+  S.HostCompilerIncludeDir = findGccIncludeDir;
   return S;
+}
+
+std::string maxcode::findGccIncludeDir(llvm::StringRef Compiler) {
+  static std::mutex Lock;
+  static llvm::StringMap<std::string> Cache;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Cache.find(Compiler);
+  if (It != Cache.end())
+    return It->second;
+  std::string &Dir = Cache[Compiler];
+  // nvcc's -ccbin may name the folder holding the compiler.
+  std::string Program = Compiler.str();
+  if (llvm::sys::fs::is_directory(Program)) {
+    llvm::SmallString<256> Gxx(Program);
+    llvm::sys::path::append(Gxx, "g++");
+    Program = std::string(Gxx);
+  }
+  ProcessSpec Spec;
+  Spec.Argv = {Program, "-print-file-name=include"};
+  Spec.Limits.WallSeconds = 30;
+  auto R = runProcess(Spec);
+  if (!R) {
+    llvm::consumeError(R.takeError());
+    return Dir;
+  }
+  if (!R->succeeded())
+    return Dir;
+  llvm::StringRef Printed = llvm::StringRef(R->Stdout).trim();
+  // Only GCC's own folder (.../lib/gcc/<triple>/<version>/include): another
+  // compiler's builtin headers would fight Clang's.
+  if (llvm::sys::fs::is_directory(Printed) &&
+      llvm::is_contained(llvm::make_range(llvm::sys::path::begin(Printed),
+                                          llvm::sys::path::end(Printed)),
+                         "gcc"))
+    Dir = Printed.str();
+  return Dir;
 }

@@ -19,6 +19,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -65,10 +66,19 @@ void maxcode::rankTargets(std::vector<Target> &Targets) {
 
 llvm::Expected<std::vector<Target>>
 maxcode::selectTargets(const std::vector<Target> &Ranked,
-                       llvm::StringRef Names) {
-  if (Ranked.empty())
-    return llvm::createStringError(
-        "no function or kernel definitions found to optimise");
+                       llvm::StringRef Names,
+                       llvm::ArrayRef<BlockedTarget> Blocked) {
+  auto BlockedError = [](const BlockedTarget &B) {
+    return llvm::createStringError("target '" + B.T.Name +
+                                   "' cannot be optimised: " + B.Reason);
+  };
+  if (Ranked.empty()) {
+    if (!Blocked.empty() && Names.trim().empty())
+      return BlockedError(Blocked.front());
+    if (Blocked.empty())
+      return llvm::createStringError(
+          "no function or kernel definitions found to optimise");
+  }
   if (Names.trim().empty())
     return std::vector<Target>{Ranked.front()};
   std::vector<Target> Out;
@@ -78,6 +88,10 @@ maxcode::selectTargets(const std::vector<Target> &Ranked,
     W = W.trim();
     auto It = llvm::find_if(Ranked, [&](const Target &T) { return T.Name == W; });
     if (It == Ranked.end()) {
+      auto B = llvm::find_if(
+          Blocked, [&](const BlockedTarget &B) { return B.T.Name == W; });
+      if (B != Blocked.end())
+        return BlockedError(*B);
       std::string Known;
       for (const Target &T : Ranked)
         Known += (Known.empty() ? "" : ", ") + T.Name;
@@ -89,10 +103,53 @@ maxcode::selectTargets(const std::vector<Target> &Ranked,
   return Out;
 }
 
+namespace {
+/// Prints diagnostics, notes whether an error was a syntax error, and keeps
+/// every error with its place for per-target validity.
+class RecordingPrinter : public SyntaxAwarePrinter {
+public:
+  using SyntaxAwarePrinter::SyntaxAwarePrinter;
+  /// The first fatal error (its text), or one without a place: either hides
+  /// what Clang would have said next, or cannot be attributed to anything.
+  std::optional<std::string> Unattributable;
+  std::vector<ClangError> Errors;
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    if (Level >= DiagnosticsEngine::Error)
+      record(Level, Info);
+    SyntaxAwarePrinter::HandleDiagnostic(Level, Info);
+  }
+
+private:
+  void record(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
+    llvm::SmallString<128> Message;
+    Info.FormatDiagnostic(Message);
+    ClangError E;
+    E.Text = std::string(Message);
+    if (Info.getLocation().isValid() && Info.hasSourceManager()) {
+      const SourceManager &SM = Info.getSourceManager();
+      E.Loc = SM.getFileLoc(Info.getLocation());
+      PresumedLoc P = SM.getPresumedLoc(E.Loc);
+      if (P.isValid())
+        E.Text =
+            (llvm::Twine(P.getFilename()) + ":" + llvm::Twine(P.getLine()) +
+             ":" + llvm::Twine(P.getColumn()) + ": " + Message)
+                .str();
+    }
+    if (!Unattributable &&
+        (Level == DiagnosticsEngine::Fatal || E.Loc.isInvalid()))
+      Unattributable = E.Text;
+    Errors.push_back(std::move(E));
+  }
+};
+} // namespace
+
 llvm::Expected<ParsedFile>
 maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
                    const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
-                   std::optional<llvm::StringRef> Contents, bool *SyntaxError) {
+                   std::optional<llvm::StringRef> Contents, bool *SyntaxError,
+                   ParseErrors Policy) {
   tooling::CompileCommand Adjusted =
       adjustedParseCommand(Command, File, Settings);
   SingleCommandDatabase DB(Adjusted);
@@ -101,7 +158,7 @@ maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
     Tool.mapVirtualFile(File, *Contents);
   auto DiagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
   DiagOpts->ShowColors = false;
-  SyntaxAwarePrinter Printer(DiagOS, DiagOpts.get());
+  RecordingPrinter Printer(DiagOS, DiagOpts.get());
   Tool.setDiagnosticConsumer(&Printer);
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
   int RC = Tool.buildASTs(ASTs);
@@ -111,18 +168,29 @@ maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   unsigned Errors = Printer.getNumErrors();
   if (!ASTs.empty() && ASTs.front()->getDiagnostics().hasErrorOccurred())
     Errors = std::max(Errors, 1u);
-  if (RC != 0 || ASTs.size() != 1 || Errors)
+  auto CountAbove = [&] {
+    return Errors ? " (" + std::to_string(Errors) + " error" +
+                        (Errors == 1 ? "" : "s") + " above)"
+                  : std::string();
+  };
+  if (ASTs.size() != 1 || (Policy == ParseErrors::Fail && (RC != 0 || Errors)))
     return llvm::createStringError(
-        "cannot parse '" + File.str() + "'" +
-        (Errors ? " (" + std::to_string(Errors) + " error" +
-                      (Errors == 1 ? "" : "s") + " above)"
-                : std::string()) +
+        "cannot parse '" + File.str() + "'" + CountAbove() +
         "; a broken AST gives wrong names and ranges, so nothing is listed");
+  if (!Printer.Unattributable && Errors && Printer.Errors.empty())
+    Printer.Unattributable = "an error Clang did not report";
+  if (Printer.Unattributable)
+    return llvm::createStringError(
+        "cannot parse '" + File.str() + "'" + CountAbove() + ": '" +
+        *Printer.Unattributable +
+        "' stops Clang from checking the rest of the file, so nothing is "
+        "listed");
   ParsedFile P;
   P.AST = std::move(ASTs.front());
   P.File = File.str();
   P.Command = Command;
   P.ParseArgs = Adjusted.CommandLine;
+  P.Errors = std::move(Printer.Errors);
   return P;
 }
 
@@ -241,6 +309,120 @@ private:
   const SourceManager &SM;
 };
 
+/// The declarations a target's definition names: what it calls, constructs,
+/// reads and writes, and the types it spells (its signature included).
+class UsedDeclCollector : public RecursiveASTVisitor<UsedDeclCollector> {
+public:
+  llvm::SmallPtrSet<const Decl *, 32> Used;
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    add(E->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) {
+    add(E->getMemberDecl());
+    return true;
+  }
+  bool VisitOverloadExpr(OverloadExpr *E) {
+    for (const NamedDecl *D : E->decls())
+      add(D);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *E) {
+    add(E->getCalleeDecl());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
+    add(E->getConstructor());
+    return true;
+  }
+  bool VisitTagTypeLoc(TagTypeLoc TL) {
+    add(TL.getDecl());
+    return true;
+  }
+  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
+    add(TL.getTypedefNameDecl());
+    return true;
+  }
+  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
+    add(TL.getTypePtr()->getTemplateName().getAsTemplateDecl());
+    if (const CXXRecordDecl *RD = TL.getType()->getAsCXXRecordDecl())
+      add(RD);
+    return true;
+  }
+
+private:
+  void add(const Decl *D) {
+    if (!D)
+      return;
+    Used.insert(D);
+    // The text that was checked: a function's or class's definition, and
+    // the template an instantiation came from.
+    if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (const FunctionDecl *Def = FD->getDefinition())
+        Used.insert(Def);
+      if (const FunctionDecl *P = FD->getTemplateInstantiationPattern())
+        Used.insert(P);
+    } else if (const auto *TD = dyn_cast<TagDecl>(D)) {
+      if (const TagDecl *Def = TD->getDefinition())
+        Used.insert(Def);
+      if (const auto *RD = dyn_cast<CXXRecordDecl>(TD))
+        if (const CXXRecordDecl *P = RD->getTemplateInstantiationPattern())
+          Used.insert(P);
+    }
+  }
+};
+
+/// Why \p FD cannot be a target, given the parse's errors; empty when it can.
+std::string blockingReason(const FunctionDecl *FD, unsigned BeginOff,
+                           unsigned EndOff, const ParsedFile &Parsed) {
+  const ASTContext &Ctx = Parsed.AST->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  FileID Main = SM.getMainFileID();
+  for (const ClangError &E : Parsed.Errors) {
+    std::pair<FileID, unsigned> At = SM.getDecomposedLoc(E.Loc);
+    if (At.first == Main && At.second >= BeginOff && At.second < EndOff)
+      return "an error in its definition: " + E.Text;
+  }
+  // A template's parameters (their default arguments) count as its own.
+  UsedDeclCollector C;
+  if (FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate())
+    C.TraverseDecl(FTD);
+  else
+    C.TraverseDecl(const_cast<FunctionDecl *>(FD));
+  for (const Decl *D : C.Used) {
+    if (D == FD || D->getCanonicalDecl() == FD->getCanonicalDecl())
+      continue;
+    std::string Name = isa<NamedDecl>(D)
+                           ? cast<NamedDecl>(D)->getQualifiedNameAsString()
+                           : std::string("a declaration");
+    if (D->isInvalidDecl())
+      return "it uses '" + Name + "', whose declaration has an error";
+    CharSourceRange R = SM.getExpansionRange(D->getSourceRange());
+    if (R.isInvalid())
+      continue;
+    std::pair<FileID, unsigned> B = SM.getDecomposedLoc(R.getBegin());
+    std::pair<FileID, unsigned> End = SM.getDecomposedLoc(R.getEnd());
+    if (B.first != End.first)
+      continue;
+    unsigned EndOffset =
+        End.second +
+        (R.isTokenRange()
+             ? Lexer::MeasureTokenLength(R.getEnd(), SM, Ctx.getLangOpts())
+             : 0);
+    for (const ClangError &E : Parsed.Errors) {
+      std::pair<FileID, unsigned> At = SM.getDecomposedLoc(E.Loc);
+      if (At.first == B.first && At.second >= B.second &&
+          At.second < EndOffset)
+        return "it uses '" + Name + "', which has an error: " + E.Text;
+    }
+  }
+  return "";
+}
+
 bool hasExplicitAttr(const FunctionDecl *FD, attr::Kind K) {
   for (const Attr *A : FD->attrs())
     if (A->getKind() == K && !A->isImplicit() && !A->isInherited())
@@ -265,7 +447,8 @@ std::string collapseWhitespace(llvm::StringRef S) {
 }
 } // namespace
 
-std::vector<Target> maxcode::discoverTargets(ParsedFile &Parsed) {
+std::vector<Target> maxcode::discoverTargets(ParsedFile &Parsed,
+                                             std::vector<BlockedTarget> *Blocked) {
   ASTContext &Ctx = Parsed.AST->getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
   FileID Main = SM.getMainFileID();
@@ -350,6 +533,14 @@ std::vector<Target> maxcode::discoverTargets(ParsedFile &Parsed) {
         AddNames(Spec);
     } else {
       AddNames(FD);
+    }
+    if (!Parsed.Errors.empty()) {
+      std::string Why = blockingReason(FD, BeginOff, EndOff, Parsed);
+      if (!Why.empty()) {
+        if (Blocked)
+          Blocked->push_back({std::move(T), std::move(Why)});
+        continue;
+      }
     }
     Out.push_back(std::move(T));
   }

@@ -58,18 +58,6 @@ bool maxcode::buildsWithGcc(const clang::tooling::CompileCommand &Command,
                                             /*DebugInfo=*/false));
 }
 
-bool maxcode::isGccCommand(llvm::ArrayRef<std::string> Argv) {
-  if (Argv.empty())
-    return false;
-  llvm::StringRef Base = llvm::sys::path::filename(Argv.front());
-  if (Base.contains("clang") || Base.contains("nvcc"))
-    return false;
-  // g++, gcc, g++-12, x86_64-linux-gnu-g++-12, and the c++/cc links Debian
-  // points at GCC.
-  return Base.contains("g++") || Base.contains("gcc") || Base == "c++" ||
-         Base == "cc";
-}
-
 namespace {
 int userError(llvm::raw_ostream &Err, const llvm::Twine &Message) {
   llvm::WithColor::error(Err, "clang-maxcode") << Message << "\n";
@@ -94,12 +82,14 @@ int maxcode::listVariantsMain(const ListVariantsOptions &Opts,
     llvm::WithColor::warning(Err, "clang-maxcode")
         << "'" << Opts.Sources.front() << "' is not in " << DB->Origin
         << "; using " << RC.Fallback << "\n";
-  auto Parsed = parseFile(RC.Command, File, Opts.Parse, Err);
+  auto Parsed = parseFile(RC.Command, File, Opts.Parse, Err, std::nullopt,
+                          nullptr, ParseErrors::BlockTheirTargets);
   if (!Parsed)
     return userError(Err, llvm::toString(Parsed.takeError()));
-  std::vector<Target> Targets = discoverTargets(*Parsed);
+  std::vector<BlockedTarget> Blocked;
+  std::vector<Target> Targets = discoverTargets(*Parsed, &Blocked);
   rankTargets(Targets);
-  auto Chosen = selectTargets(Targets, Opts.TargetNames);
+  auto Chosen = selectTargets(Targets, Opts.TargetNames, Blocked);
   if (!Chosen)
     return userError(Err, llvm::toString(Chosen.takeError()));
   const Target &T = Chosen->front();

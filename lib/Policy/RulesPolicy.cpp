@@ -15,8 +15,10 @@ llvm::Expected<std::vector<Variant>>
 RulesProposer::propose(const Observation &Obs, unsigned K) {
   std::string Diags;
   llvm::raw_string_ostream DOS(Diags);
-  auto Parsed = parseFile(Command, File, Settings, DOS,
-                          llvm::StringRef(Obs.CurrentText));
+  // Errors elsewhere in the file block only their own targets.
+  auto Parsed =
+      parseFile(Command, File, Settings, DOS, llvm::StringRef(Obs.CurrentText),
+                nullptr, ParseErrors::BlockTheirTargets);
   if (!Parsed)
     return llvm::createStringError("the rules cannot read this node: " +
                                    llvm::toString(Parsed.takeError()));

@@ -38,7 +38,8 @@ void maxcode::writeTargetJSON(llvm::json::OStream &J, const Target &T) {
 }
 
 void maxcode::printTargetsJSON(llvm::ArrayRef<Target> Targets,
-                               llvm::raw_ostream &OS) {
+                               llvm::raw_ostream &OS,
+                               const DiscoveryReport &Report) {
   llvm::json::OStream J(OS, /*IndentSize=*/2);
   J.object([&] {
     J.attribute("version", JSONOutputVersion);
@@ -46,14 +47,43 @@ void maxcode::printTargetsJSON(llvm::ArrayRef<Target> Targets,
       for (const Target &T : Targets)
         writeTargetJSON(J, T);
     });
+    J.attribute("parse_errors", Report.ParseErrors);
+    J.attributeArray("blocked", [&] {
+      for (const BlockedTarget &B : Report.Blocked)
+        J.object([&] {
+          J.attribute("name", B.T.Name);
+          J.attribute("kind", targetKindName(B.T.Kind));
+          J.attribute("file", B.T.File);
+          J.attribute("line", B.T.Line);
+          J.attribute("end_line", B.T.EndLine);
+          J.attribute("reason", B.Reason);
+        });
+    });
   });
   OS << "\n";
 }
 
+/// The lines after the table: what errors blocked, and how many there were.
+static void printBlocked(const DiscoveryReport &Report, llvm::raw_ostream &OS) {
+  for (const BlockedTarget &B : Report.Blocked)
+    OS << "blocked: " << B.T.Name << " (" << targetKindName(B.T.Kind) << ", "
+       << llvm::sys::path::filename(B.T.File) << ":" << B.T.Line << "-"
+       << B.T.EndLine << "): " << B.Reason << "\n";
+  if (Report.ParseErrors)
+    OS << "parse errors: " << Report.ParseErrors
+       << (Report.Blocked.empty()
+               ? " (outside every target: they block none)"
+               : " (each blocks only the targets it touches)")
+       << "\n";
+}
+
 void maxcode::printTargetsText(llvm::ArrayRef<Target> Targets,
-                               llvm::raw_ostream &OS) {
+                               llvm::raw_ostream &OS,
+                               const DiscoveryReport &Report) {
   if (Targets.empty()) {
-    OS << "no function or kernel definitions found\n";
+    if (Report.Blocked.empty())
+      OS << "no function or kernel definitions found\n";
+    printBlocked(Report, OS);
     return;
   }
   size_t NameW = 4, LocW = 8;
@@ -80,4 +110,5 @@ void maxcode::printTargetsText(llvm::ArrayRef<Target> Targets,
        << llvm::right_justify(std::to_string(T.LaunchSites.size()), 8) << ' '
        << llvm::right_justify(Share, 6) << '\n';
   }
+  printBlocked(Report, OS);
 }

@@ -19,10 +19,12 @@
 #include "maxcode/Search/RolloutStore.h"
 #include "maxcode/Search/RunOutput.h"
 #include "maxcode/Support/Diff.h"
+#include "maxcode/Support/Process.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -102,12 +104,12 @@ std::string cuptiLibraryPath(const RunOptions &Opts) {
 /// The targets of the sources, ranked by --profile-cmd when given: by GPU
 /// time under CUPTI when the sources define kernels (the CPU cost of a CUDA
 /// program says little about its kernels), else by callgrind's cost.
-llvm::Expected<std::vector<Target>> discoverTargetsFor(const RunOptions &Opts,
-                                                       const LoadedDatabase &DB,
-                                                       llvm::raw_ostream &Err) {
+llvm::Expected<std::vector<Target>>
+discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
+                   llvm::raw_ostream &Err, DiscoveryReport *Report = nullptr) {
   DiscoveryOptions D;
   D.Settings = Opts.Parse;
-  auto Targets = discoverAndRank(DB, Opts.Sources, D, Err);
+  auto Targets = discoverAndRank(DB, Opts.Sources, D, Err, Report);
   if (!Targets || Opts.ProfileCmd.empty())
     return Targets;
   if (llvm::any_of(*Targets, [](const Target &T) {
@@ -135,16 +137,70 @@ int maxcode::listTargetsMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   auto DB = loadDatabase(Opts);
   if (!DB)
     return userError(Err, llvm::toString(DB.takeError()));
-  auto Targets = discoverTargetsFor(Opts, *DB, Err);
+  DiscoveryReport Report;
+  auto Targets = discoverTargetsFor(Opts, *DB, Err, &Report);
   if (!Targets)
     return userError(Err, llvm::toString(Targets.takeError()));
   if (Opts.JSON)
-    printTargetsJSON(*Targets, Out);
+    printTargetsJSON(*Targets, Out, Report);
   else
-    printTargetsText(*Targets, Out);
+    printTargetsText(*Targets, Out, Report);
   return 0;
 }
 
+
+int maxcode::printParseCommandMain(const RunOptions &Opts,
+                                   llvm::raw_ostream &Out,
+                                   llvm::raw_ostream &Err) {
+  auto DB = loadDatabase(Opts);
+  if (!DB)
+    return userError(Err, llvm::toString(DB.takeError()));
+  struct Entry {
+    std::string Directory, File;
+    std::vector<std::string> Args;
+  };
+  std::vector<Entry> Entries;
+  for (const std::string &Source : Opts.Sources) {
+    std::string File = makeAbsolutePath(Source);
+    if (!llvm::sys::fs::exists(File))
+      return userError(Err, "source file '" + Source + "' does not exist");
+    ResolvedCommand RC = resolveCompileCommand(*DB, File);
+    if (!RC.Fallback.empty())
+      llvm::WithColor::warning(Err, "clang-maxcode")
+          << "'" << Source << "' is not in " << DB->Origin << "; using "
+          << RC.Fallback << "\n";
+    Entries.push_back({RC.Command.Directory, File,
+                       adjustForParsing(RC.Command.CommandLine, File,
+                                        RC.Command.Directory, Opts.Parse)});
+  }
+  if (!Opts.JSON) {
+    for (const Entry &E : Entries) {
+      Out << "cd " << shellQuote(E.Directory) << " &&";
+      for (const std::string &Arg : E.Args)
+        Out << " " << shellQuote(Arg);
+      Out << "\n";
+    }
+    return 0;
+  }
+  // compile_commands.json entries, in the usual order of their fields.
+  llvm::json::OStream J(Out, /*IndentSize=*/2);
+  J.object([&] {
+    J.attribute("version", JSONOutputVersion);
+    J.attributeArray("commands", [&] {
+      for (const Entry &E : Entries)
+        J.object([&] {
+          J.attribute("directory", E.Directory);
+          J.attribute("file", E.File);
+          J.attributeArray("arguments", [&] {
+            for (const std::string &Arg : E.Args)
+              J.value(Arg);
+          });
+        });
+    });
+  });
+  Out << "\n";
+  return 0;
+}
 
 namespace {
 /// What every mode that evaluates needs: the database, the parsed file, the
@@ -200,11 +256,12 @@ llvm::Error pickTarget(const RunOptions &Opts, Session &S,
     llvm::WithColor::warning(Err, "clang-maxcode")
         << "'" << Opts.Sources.front() << "' is not in " << S.DB->Origin
         << "; using " << S.RC.Fallback << "\n";
-  auto Targets = discoverTargetsFor(Opts, *S.DB, Err);
+  DiscoveryReport Report;
+  auto Targets = discoverTargetsFor(Opts, *S.DB, Err, &Report);
   if (!Targets)
     return Targets.takeError();
   S.Targets = std::move(*Targets);
-  auto Chosen = selectTargets(S.Targets, Opts.TargetNames);
+  auto Chosen = selectTargets(S.Targets, Opts.TargetNames, Report.Blocked);
   if (!Chosen)
     return Chosen.takeError();
   if (Chosen->size() > 1)

@@ -52,6 +52,11 @@ static cl::opt<OutputFormat> Format(
 static cl::opt<bool> ListTargets("list-targets",
                                  cl::desc("List the targets and exit"),
                                  cl::cat(MaxcodeCategory));
+static cl::opt<bool> PrintParseCommand(
+    "print-parse-command",
+    cl::desc("Print the command line Clang is given to parse each source "
+             "(nvcc's translated, docs/CUDA.md) and exit"),
+    cl::cat(MaxcodeCategory));
 static cl::opt<std::string> ProfileCmd(
     "profile-cmd",
     cl::desc("Rank targets by running this command under callgrind"),
@@ -531,6 +536,8 @@ int main(int argc, const char **argv) {
 
   if (ListTargets)
     return listTargetsMain(Opts, outs(), errs());
+  if (PrintParseCommand)
+    return printParseCommandMain(Opts, outs(), errs());
   if (ListVariants) {
     ListVariantsOptions LV;
     LV.Sources = Opts.Sources;

@@ -6,6 +6,7 @@
 
 #include "maxcode/Frontend/NvccAdjuster.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -23,7 +24,21 @@ ParseSettings settings() {
   S.ResourceDir = "/res";
   S.CudaPath = "/cuda";
   S.ShimDir = "/shim";
+  S.CompatHeader = "/compat/maxcode_cuda_compat.h";
+  S.HostCompatDir = "/host-compat";
+  // A GCC whose include folder is /gcc/<compiler>; anything else is not GCC.
+  S.HostCompilerIncludeDir = [](llvm::StringRef Compiler) -> std::string {
+    if (Compiler.contains("clang"))
+      return "";
+    return "/gcc/" + llvm::sys::path::filename(Compiler).str();
+  };
   return S;
+}
+
+/// The index of \p Arg in \p Args, or -1.
+long indexOf(const std::vector<std::string> &Args, llvm::StringRef Arg) {
+  auto It = std::find(Args.begin(), Args.end(), Arg);
+  return It == Args.end() ? -1 : It - Args.begin();
 }
 
 std::vector<std::string> translate(std::vector<std::string> Args,
@@ -38,6 +53,9 @@ TEST(NvccAdjusterTest, ArchitectureNames) {
   // Clang 19 knows nothing past sm_90.
   EXPECT_EQ(clangGpuArchFor("sm_100a"), "sm_90");
   EXPECT_EQ(clangGpuArchFor("sm_120"), "sm_90");
+  // ... and nothing before sm_20.
+  EXPECT_EQ(clangGpuArchFor("sm_13"), "sm_20");
+  EXPECT_EQ(clangGpuArchFor("compute_10"), "sm_20");
   EXPECT_EQ(clangGpuArchFor("native"), "");
   EXPECT_EQ(clangGpuArchFor("all-major"), "");
 }
@@ -95,6 +113,88 @@ TEST(NvccAdjusterTest, TranslatesAndDropsNvccOnlyFlags) {
   EXPECT_THAT(Dropped, Contains("-lineinfo"));
 }
 
+TEST(NvccAdjusterTest, HostCompilerFlagsAreWordsAndCommas) {
+  auto Out = translate({"nvcc", "-Xcompiler", "-fopenmp -O2",
+                        "--compiler-options=-fPIC,-Wall", "a.cu"});
+  for (const char *Kept : {"-fopenmp", "-O2", "-fPIC", "-Wall"})
+    EXPECT_THAT(Out, Contains(Kept)) << Kept;
+  EXPECT_THAT(Out, Not(Contains("-fopenmp -O2")));
+}
+
+TEST(NvccAdjusterTest, HostCompilersHeadersComeLast) {
+  // nvcc's default host compiler, g++, unless -ccbin names another.
+  auto Out = translate({"nvcc", "-c", "a.cu"});
+  long After = indexOf(Out, "/gcc/g++");
+  ASSERT_GT(After, 0);
+  EXPECT_EQ(Out[After - 1], "-idirafter");
+  long Compat = indexOf(Out, "/host-compat");
+  ASSERT_GT(Compat, 0);
+  EXPECT_EQ(Out[Compat - 1], "-isystem");
+  Out = translate({"nvcc", "-ccbin", "/opt/gcc-13/bin/g++-13", "a.cu"});
+  EXPECT_THAT(Out, Contains("/gcc/g++-13"));
+  // A host compiler that is not GCC brings no folder.
+  Out = translate({"nvcc", "-ccbin=clang++", "a.cu"});
+  EXPECT_THAT(Out, Not(Contains("-idirafter")));
+  EXPECT_THAT(Out, Not(Contains("/host-compat")));
+  // A GCC command gets its own compiler's folder; a Clang command none.
+  Out = adjustForParsing({"/usr/bin/g++-12", "-fopenmp", "-c", "a.cpp"},
+                         "/src/a.cpp", "/build", settings());
+  EXPECT_THAT(Out, Contains("/gcc/g++-12"));
+  Out = adjustForParsing({"clang++", "-c", "a.cpp"}, "/src/a.cpp", "/build",
+                         settings());
+  EXPECT_THAT(Out, Not(Contains("-idirafter")));
+}
+
+TEST(NvccAdjusterTest, NvccLongSpellings) {
+  std::vector<std::string> Dropped;
+  auto Out = translate(
+      {"nvcc", "--include-path", "/inc", "--system-include=/sys",
+       "--define-macro", "A=1", "--undefine-macro=B", "--pre-include",
+       "first.h", "--compile", "-Xlinker", "-rpath", "--linker-options=-z",
+       "--library", "cublas", "--library-path=/lib", "-maxrregcount=32",
+       "--ptxas-options", "-v", "--threads=0", "-t", "4", "-lineinfo",
+       "--gpu-name", "sm_80", "a.cu"},
+      &Dropped);
+  for (const char *Kept :
+       {"-I/inc", "-isystem", "/sys", "-DA=1", "-UB", "-include", "first.h",
+        "-c", "--cuda-gpu-arch=sm_80", "a.cu"})
+    EXPECT_THAT(Out, Contains(Kept)) << Kept;
+  for (const char *Gone :
+       {"--include-path", "-Xlinker", "-rpath", "--linker-options=-z",
+        "--library", "cublas", "-maxrregcount=32", "--ptxas-options", "-v",
+        "--threads=0", "-t", "4", "-lineinfo", "--gpu-name"})
+    EXPECT_THAT(Out, Not(Contains(Gone))) << Gone;
+  EXPECT_THAT(Dropped, Contains("-t 4"));
+  EXPECT_THAT(Dropped, Contains("-Xlinker -rpath"));
+}
+
+TEST(NvccAdjusterTest, NvccWerrorKindsAreDroppedTheHostsKept) {
+  std::vector<std::string> Dropped;
+  auto Out = translate({"nvcc", "--Werror", "cross-execution-space-call",
+                        "-Werror=reorder,all-warnings", "-Werror",
+                        "-Werror=unused-variable", "a.cu"},
+                       &Dropped);
+  EXPECT_THAT(Out, Not(Contains("--Werror")));
+  EXPECT_THAT(Out, Not(Contains("cross-execution-space-call")));
+  EXPECT_THAT(Out, Not(Contains("-Werror=reorder,all-warnings")));
+  // GCC's and Clang's -Werror forms pass on.
+  EXPECT_THAT(Out, Contains("-Werror"));
+  EXPECT_THAT(Out, Contains("-Werror=unused-variable"));
+  EXPECT_THAT(Out, Contains("a.cu"));
+  EXPECT_THAT(Dropped, Contains("--Werror cross-execution-space-call"));
+}
+
+TEST(NvccAdjusterTest, AddedFlagsGoBeforeADoubleDash) {
+  // Commands inferred for headers end in "-- file": what follows is a file.
+  auto Out = translate({"nvcc", "-rdc=true", "-x", "cu", "--", "a.cuh"});
+  long Dash = indexOf(Out, "--");
+  ASSERT_GT(Dash, 0);
+  EXPECT_LT(indexOf(Out, "--cuda-gpu-arch=sm_90"), Dash);
+  EXPECT_LT(indexOf(Out, "-fgpu-rdc"), Dash);
+  EXPECT_LT(indexOf(Out, "-idirafter"), Dash);
+  EXPECT_EQ(Out.back(), "a.cuh");
+}
+
 TEST(NvccAdjusterTest, InlinesOptionsFiles) {
   llvm::SmallString<128> Path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("maxcode-opts", "rsp", Path));
@@ -128,11 +228,16 @@ TEST(NvccAdjusterTest, ParsingAddsCudaSupport) {
        {"-resource-dir=/res", "--cuda-path=/cuda", "--cuda-host-only",
         "-Wno-unknown-cuda-version", "/shim", "/cuda/include/cccl"})
     EXPECT_THAT(Out, Contains(Needed)) << Needed;
+  // The compatibility header first, before any -include of the project's.
+  ASSERT_GE(Out.size(), 3u);
+  EXPECT_EQ(Out[1], "-include");
+  EXPECT_EQ(Out[2], "/compat/maxcode_cuda_compat.h");
   // A C++ file gets the resource dir only.
   Out = adjustForParsing({"g++", "-std=c++17", "-c", "a.cpp"}, "/src/a.cpp",
                          "/build", settings());
   EXPECT_THAT(Out, Contains("-resource-dir=/res"));
   EXPECT_THAT(Out, Not(Contains("--cuda-host-only")));
+  EXPECT_THAT(Out, Not(Contains("/compat/maxcode_cuda_compat.h")));
   EXPECT_EQ(Out.front(), "g++");
 }
 
@@ -140,8 +245,9 @@ TEST(NvccAdjusterTest, ParsingAddsCudaSupport) {
 // command line read past the end of the arguments.
 TEST(NvccAdjusterTest, EmptyCommandGetsADriverName) {
   auto Out = adjustForParsing({}, "/src/a.cpp", "/build", settings());
-  EXPECT_THAT(
-      Out, ElementsAre("clang++", "-resource-dir=/res", "-Qunused-arguments"));
+  EXPECT_THAT(Out, ElementsAre("clang++", "-resource-dir=/res",
+                               "-Wno-pragma-once-outside-header", "-Wno-error",
+                               "-Qunused-arguments"));
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "gtest/gtest.h"
+#include <map>
 
 using namespace maxcode;
 
@@ -95,6 +96,99 @@ TEST(TargetDiscoveryTest, StaticRankingPrefersLoops) {
   std::vector<Target> Ts = discover(Code);
   rankTargets(Ts);
   EXPECT_EQ(Ts.front().Name, "ns::sum");
+}
+
+/// Parses \p Code (as input.cc) the way discovery does, errors recorded.
+llvm::Expected<ParsedFile> parseWithErrors(llvm::StringRef Code,
+                                           ParseErrors Policy) {
+  clang::tooling::CompileCommand C;
+  C.Directory = "/";
+  C.Filename = "/maxcode-test/input.cc";
+  C.CommandLine = {"clang++", "-std=c++17", C.Filename};
+  ParseSettings S;
+  S.ResourceDir = MAXCODE_CLANG_RESOURCE_DIR;
+  std::string Diags;
+  llvm::raw_string_ostream OS(Diags);
+  return parseFile(C, C.Filename, S, OS, Code, nullptr, Policy);
+}
+
+const char *CodeWithErrors = R"cpp(int fine(int x) { return x; }
+int broken(int x) { return x + undeclared; }
+int callsBroken(int x) { return broken(x); }
+struct Bad { Unknown u; };
+int usesBad(const Bad &b) { return sizeof(b); }
+template <typename T> int size(const T &t) { return t.nope(); }
+int instantiates() { return size(1); }
+int alsoFine() { return fine(2); }
+)cpp";
+
+TEST(TargetDiscoveryTest, ErrorsBlockOnlyTheTargetsTheyTouch) {
+  auto P = parseWithErrors(CodeWithErrors, ParseErrors::BlockTheirTargets);
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(P->Errors.size(), 3u);
+  std::vector<BlockedTarget> Blocked;
+  std::vector<Target> Ts = discoverTargets(*P, &Blocked);
+  std::vector<std::string> Names;
+  for (const Target &T : Ts)
+    Names.push_back(T.Name);
+  EXPECT_EQ(Names, (std::vector<std::string>{"fine", "alsoFine"}));
+  std::map<std::string, std::string> Why;
+  for (const BlockedTarget &B : Blocked)
+    Why[B.T.Name] = B.Reason;
+  ASSERT_EQ(Why.size(), 5u);
+  EXPECT_NE(Why["broken"].find("an error in its definition"),
+            std::string::npos);
+  EXPECT_NE(Why["broken"].find("input.cc:2:32"), std::string::npos);
+  EXPECT_NE(Why["callsBroken"].find("it uses 'broken', which has an error"),
+            std::string::npos);
+  EXPECT_NE(Why["usesBad"].find("it uses 'Bad', whose declaration has an "
+                                "error"),
+            std::string::npos);
+  // The error is in the template's body, reported at its instantiation.
+  EXPECT_NE(Why["size"].find("an error in its definition"), std::string::npos);
+  EXPECT_NE(Why["instantiates"].find("it uses 'size'"), std::string::npos);
+}
+
+TEST(TargetDiscoveryTest, ErrorsFailTheParseWhenAskedTo) {
+  auto P = parseWithErrors(CodeWithErrors, ParseErrors::Fail);
+  ASSERT_FALSE(static_cast<bool>(P));
+  EXPECT_NE(llvm::toString(P.takeError()).find("3 errors above"),
+            std::string::npos);
+}
+
+TEST(TargetDiscoveryTest, AFatalErrorFailsTheParse) {
+  // After a fatal error Clang reports nothing more, so no target can be
+  // known to be free of errors.
+  auto P = parseWithErrors("#include \"no-such-header.h\"\nint f() { return "
+                           "1; }\n",
+                           ParseErrors::BlockTheirTargets);
+  ASSERT_FALSE(static_cast<bool>(P));
+  std::string Message = llvm::toString(P.takeError());
+  EXPECT_NE(Message.find("'no-such-header.h' file not found"),
+            std::string::npos);
+  EXPECT_NE(Message.find("stops Clang from checking the rest"),
+            std::string::npos);
+}
+
+TEST(TargetDiscoveryTest, SelectingABlockedTargetSaysWhy) {
+  Target Good;
+  Good.Name = "good";
+  BlockedTarget Bad;
+  Bad.T.Name = "bad";
+  Bad.Reason = "an error in its definition: x";
+  auto Chosen = selectTargets({Good}, "bad", {Bad});
+  ASSERT_FALSE(static_cast<bool>(Chosen));
+  EXPECT_EQ(llvm::toString(Chosen.takeError()),
+            "target 'bad' cannot be optimised: an error in its definition: x");
+  // With no name, the first target that is not blocked.
+  Chosen = selectTargets({Good}, "", {Bad});
+  ASSERT_TRUE(static_cast<bool>(Chosen));
+  EXPECT_EQ(Chosen->front().Name, "good");
+  // Every target blocked: why the first one is.
+  Chosen = selectTargets({}, "", {Bad});
+  ASSERT_FALSE(static_cast<bool>(Chosen));
+  EXPECT_NE(llvm::toString(Chosen.takeError()).find("'bad' cannot be"),
+            std::string::npos);
 }
 
 } // namespace

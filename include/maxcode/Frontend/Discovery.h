@@ -28,11 +28,22 @@ struct DiscoveryOptions {
   double ProfileTimeoutSeconds = 600;
 };
 
+/// What discovery left out, over every source.
+struct DiscoveryReport {
+  /// Errors Clang reported; each blocks only the targets it touches.
+  unsigned ParseErrors = 0;
+  /// Targets left out because of an error, with the reason.
+  std::vector<BlockedTarget> Blocked;
+};
+
 /// Targets of every source, ranked. Warnings (a source not in the database)
-/// and clang's diagnostics go to \p Diags.
+/// and clang's diagnostics go to \p Diags. Errors block only the targets they
+/// touch (ParseErrors::BlockTheirTargets); \p Report, when given, receives the
+/// error count and the targets blocked.
 llvm::Expected<std::vector<Target>>
 discoverAndRank(const LoadedDatabase &DB, llvm::ArrayRef<std::string> Sources,
-                const DiscoveryOptions &Opts, llvm::raw_ostream &Diags);
+                const DiscoveryOptions &Opts, llvm::raw_ostream &Diags,
+                DiscoveryReport *Report = nullptr);
 
 } // namespace maxcode
 

@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,17 @@ struct ParseSettings {
   std::string ResourceDir; ///< Clang's builtin headers.
   std::string CudaPath;    ///< CUDA toolkit root.
   std::string ShimDir;     ///< Folder with the CUDA 13 stand-in headers.
+  /// The CUDA compatibility header force-included into CUDA parses (what
+  /// nvcc's host pass has and Clang's lacks, docs/CUDA.md); empty for none.
+  std::string CompatHeader;
+  /// The include folder of a GCC host compiler (given its command name), put
+  /// after every other folder so that what GCC finds and Clang's resource
+  /// folder lacks (omp.h) is found; empty when there is none. Not set: no
+  /// folder is added.
+  std::function<std::string(llvm::StringRef Compiler)> HostCompilerIncludeDir;
+  /// Folder of wrappers that make GCC's headers readable by Clang (omp.h),
+  /// put before the other folders whenever GCC's include folder is added.
+  std::string HostCompatDir;
 };
 
 /// Settings for the running tool: the resource folder is found relative to
@@ -37,11 +49,22 @@ struct ParseSettings {
 /// MAXCODE_CLANG_RESOURCE_DIR in the environment.
 ParseSettings getDefaultParseSettings(const char *Argv0, void *MainAddr);
 
+/// GCC's own include folder (`Compiler -print-file-name=include`), asked
+/// once per compiler and remembered; empty when \p Compiler is not GCC or
+/// cannot be run. A folder as \p Compiler (nvcc's -ccbin DIR) means its g++.
+std::string findGccIncludeDir(llvm::StringRef Compiler);
+
+/// True when \p Argv (a compile command) runs GCC: g++, gcc, c++ or cc, not
+/// clang or nvcc.
+bool isGccCommand(llvm::ArrayRef<std::string> Argv);
+
 /// True when argv[0] is nvcc.
 bool isNvccCommand(llvm::ArrayRef<std::string> Args);
 
 /// The newest GPU architecture Clang 19 knows; newer ones are parsed as it.
 constexpr const char *NewestClangGpuArch = "sm_90";
+/// The oldest GPU architecture Clang knows; older ones are parsed as it.
+constexpr const char *OldestClangGpuArch = "sm_20";
 
 /// Maps an nvcc architecture name (sm_80, compute_90, sm_100a, ...) to the
 /// --cuda-gpu-arch value used for parsing; empty for names that are not a
@@ -59,8 +82,9 @@ translateNvccArguments(llvm::ArrayRef<std::string> Args,
                        std::vector<std::string> *Dropped = nullptr);
 
 /// The full adjustment for parsing \p File: translate nvcc commands, then add
-/// what Clang needs (resource dir; for CUDA: the shim, cccl, --cuda-path,
-/// host-only, -Wno-unknown-cuda-version).
+/// what Clang needs (resource dir; GCC's include folder after the others for
+/// GCC and nvcc commands; for CUDA: the compatibility header, the shim, cccl,
+/// --cuda-path, host-only, -Wno-unknown-cuda-version).
 std::vector<std::string> adjustForParsing(llvm::ArrayRef<std::string> Args,
                                           llvm::StringRef File,
                                           llvm::StringRef Directory,

@@ -14,6 +14,7 @@
 #define MAXCODE_FRONTEND_TARGET_H
 
 #include "maxcode/Frontend/NvccAdjuster.h"
+#include "clang/Basic/SourceLocation.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -69,12 +70,39 @@ struct Target {
   double staticScore() const;
 };
 
+/// A target that cannot be listed or rewritten, and why.
+struct BlockedTarget {
+  Target T;
+  std::string Reason;
+};
+
+/// An error Clang reported while parsing.
+struct ClangError {
+  /// Where (a file location, macro expansions resolved); invalid when the
+  /// error has no place.
+  clang::SourceLocation Loc;
+  std::string Text; ///< "file:line:col: message", or the message alone.
+};
+
+/// What parseFile does with errors.
+enum class ParseErrors {
+  /// Any error fails the parse.
+  Fail,
+  /// Errors are recorded and block only the targets whose definition, or a
+  /// declaration they use, holds one (DESIGN section 8); a fatal error, which
+  /// hides whatever follows it, still fails the parse.
+  BlockTheirTargets,
+};
+
 /// A parsed main file. Owns the AST; targets refer to offsets only.
 struct ParsedFile {
   std::unique_ptr<clang::ASTUnit> AST;
   std::string File;
   clang::tooling::CompileCommand Command; ///< The command as given.
   std::vector<std::string> ParseArgs;     ///< What Clang was given.
+  /// The errors Clang reported (only ParseErrors::BlockTheirTargets parses
+  /// succeed with any).
+  std::vector<ClangError> Errors;
   ~ParsedFile();
   ParsedFile();
   ParsedFile(ParsedFile &&);
@@ -83,20 +111,26 @@ struct ParsedFile {
 
 /// Parses \p File with \p Command adjusted for Clang (NvccAdjuster.h).
 /// \p Contents, when given, replaces the file's text on disk (an editor's
-/// unsaved buffer, or a variant). Diagnostics are printed to \p DiagOS. Any
-/// error fails the parse: matchers fire on a broken AST and give wrong names
-/// and ranges (DESIGN section 8). \p SyntaxError, when given, is set when an
-/// error was a parse or lexical one (the text is not C++ at all), as opposed
-/// to a semantic one.
+/// unsaved buffer, or a variant). Diagnostics are printed to \p DiagOS. With
+/// ParseErrors::Fail any error fails the parse; with BlockTheirTargets errors
+/// are recorded for discoverTargets, which refuses the targets they touch:
+/// matchers fire on a broken AST and give wrong names and ranges (DESIGN
+/// section 8). \p SyntaxError, when given, is set when an error was a parse
+/// or lexical one (the text is not C++ at all), as opposed to a semantic one.
 llvm::Expected<ParsedFile>
 parseFile(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
           const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
           std::optional<llvm::StringRef> Contents = std::nullopt,
-          bool *SyntaxError = nullptr);
+          bool *SyntaxError = nullptr,
+          ParseErrors Errors = ParseErrors::Fail);
 
 /// Lists the function and kernel definitions written in the main file, in
-/// source order.
-std::vector<Target> discoverTargets(ParsedFile &Parsed);
+/// source order. A definition that holds one of the parse's errors, or uses a
+/// declaration that does (or that Clang marked invalid), is left out and, when
+/// \p Blocked is given, appended to it with the reason.
+std::vector<Target> discoverTargets(ParsedFile &Parsed,
+                                    std::vector<BlockedTarget> *Blocked =
+                                        nullptr);
 
 /// Sorts by measured share when every target has one, else by the static
 /// estimate; ties keep source order.
@@ -104,9 +138,11 @@ void rankTargets(std::vector<Target> &Targets);
 
 /// The targets named by \p Names (qualified names, comma-separated), in that
 /// order; with no names, the first (top-ranked) target. An unknown name is an
-/// error listing the targets there are.
+/// error listing the targets there are; a name in \p Blocked is an error
+/// saying why it cannot be optimised.
 llvm::Expected<std::vector<Target>>
-selectTargets(const std::vector<Target> &Ranked, llvm::StringRef Names);
+selectTargets(const std::vector<Target> &Ranked, llvm::StringRef Names,
+              llvm::ArrayRef<BlockedTarget> Blocked = {});
 
 } // namespace maxcode
 

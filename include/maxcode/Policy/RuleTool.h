@@ -34,10 +34,6 @@ void printRuleList(const RuleSelection &Selection, llvm::raw_ostream &OS);
 /// name ("avx2", "bmi2", "popcnt", ...).
 std::vector<std::string> getHostPragmaFeatures();
 
-/// True when \p Argv (a compile command) runs GCC: g++, gcc, c++ or cc, not
-/// clang or nvcc.
-bool isGccCommand(llvm::ArrayRef<std::string> Argv);
-
 /// True when the evaluator builds variants of \p File, whose command is
 /// \p Command, with GCC: the command's own compiler, or g++ for the flags
 /// given after `--` (which name none). What the GCC-only rules ask.

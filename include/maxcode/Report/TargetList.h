@@ -13,6 +13,7 @@
 #ifndef MAXCODE_REPORT_TARGETLIST_H
 #define MAXCODE_REPORT_TARGETLIST_H
 
+#include "maxcode/Frontend/Discovery.h"
 #include "maxcode/Frontend/Target.h"
 #include "llvm/Support/JSON.h"
 
@@ -23,8 +24,12 @@ constexpr int JSONOutputVersion = 1;
 
 /// Writes one target as the object documented in docs/JSONOutput.md.
 void writeTargetJSON(llvm::json::OStream &J, const Target &T);
-void printTargetsText(llvm::ArrayRef<Target> Targets, llvm::raw_ostream &OS);
-void printTargetsJSON(llvm::ArrayRef<Target> Targets, llvm::raw_ostream &OS);
+/// The --list-targets output; \p Report adds the targets errors block and
+/// the count of errors (docs/JSONOutput.md).
+void printTargetsText(llvm::ArrayRef<Target> Targets, llvm::raw_ostream &OS,
+                      const DiscoveryReport &Report = {});
+void printTargetsJSON(llvm::ArrayRef<Target> Targets, llvm::raw_ostream &OS,
+                      const DiscoveryReport &Report = {});
 
 } // namespace maxcode
 

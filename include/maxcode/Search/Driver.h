@@ -93,6 +93,12 @@ std::string defaultStorePath(const RunOptions &Opts);
 int listTargetsMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                     llvm::raw_ostream &Err);
 
+/// --print-parse-command: the command line Clang is given to parse each
+/// source (the project's, translated and completed as docs/CUDA.md says), as
+/// a shell line, or with JSON as compile_commands.json entries ("commands").
+int printParseCommandMain(const RunOptions &Opts, llvm::raw_ostream &Out,
+                          llvm::raw_ostream &Err);
+
 /// --evaluate: one edited copy of the target's file against the original.
 int evaluateMain(const RunOptions &Opts, llvm::StringRef EditedCopy,
                  llvm::raw_ostream &Out, llvm::raw_ostream &Err);

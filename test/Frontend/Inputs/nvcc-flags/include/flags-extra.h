@@ -1,0 +1,2 @@
+// Found only through --include-path or --system-include.
+#define EXTRA_FOUND 1

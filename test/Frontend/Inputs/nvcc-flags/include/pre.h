@@ -1,0 +1,2 @@
+// Included only through --pre-include.
+#define PRE_INCLUDED 1
