@@ -245,7 +245,7 @@ const FunctionDecl *kernelNamedBy(const Expr *E) {
 
 class DiscoveryVisitor : public RecursiveASTVisitor<DiscoveryVisitor> {
 public:
-  DiscoveryVisitor(ASTContext &Ctx) : Ctx(Ctx), SM(Ctx.getSourceManager()) {}
+  DiscoveryVisitor(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
 
   std::vector<const FunctionDecl *> Definitions;
   llvm::DenseMap<const FunctionDecl *, std::vector<SourcePosition>> Launches;
@@ -305,7 +305,6 @@ private:
         {SM.getExpansionLineNumber(Loc), SM.getExpansionColumnNumber(Loc)});
   }
 
-  ASTContext &Ctx;
   const SourceManager &SM;
 };
 
