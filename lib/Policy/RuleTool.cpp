@@ -113,6 +113,7 @@ int maxcode::listVariantsMain(const ListVariantsOptions &Opts,
                                : (Cuda ? EditScope::Target : EditScope::File);
   R.Options.CompilerIsGCC = buildsWithGcc(RC.Command, File);
   R.Options.HostFeatures = getHostPragmaFeatures();
+  R.Options.CheckOptions = Opts.CheckOptions;
   R.MaxCount = Opts.MaxCount;
   R.Seed = Opts.Seed;
   std::vector<Variant> All = proposeWithRules(R);

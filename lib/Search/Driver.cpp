@@ -538,6 +538,7 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   RO.CompilerIsGCC = buildsWithGcc(S.RC.Command, S.File);
   RO.Scope = S.Eval->config().Scope;
   RO.HostFeatures = getHostPragmaFeatures();
+  RO.CheckOptions = Opts.RuleCheckOptions;
   RulesProposer Proposer(S.RC.Command, S.File, Opts.Parse,
                          std::move(*Selection), RO, Opts.Search.Seed);
   RulesCritic TheRulesCritic;
