@@ -733,6 +733,30 @@ bool maxcode::isStdString(QualType T) {
           Arg.getAsType()->isSpecificBuiltinType(BuiltinType::Char_U));
 }
 
+std::vector<const FunctionDecl *>
+maxcode::instantiationsOf(const FunctionDecl *FD) {
+  std::vector<const FunctionDecl *> Out;
+  if (const FunctionTemplateDecl *TD = FD->getDescribedFunctionTemplate()) {
+    for (const FunctionDecl *S : TD->specializations())
+      if (S->getBody())
+        Out.push_back(S);
+    return Out;
+  }
+  // A member of a class template: the instantiated classes hold the
+  // instantiated members.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  const ClassTemplateDecl *CTD =
+      MD ? MD->getParent()->getDescribedClassTemplate() : nullptr;
+  if (!CTD)
+    return Out;
+  for (const ClassTemplateSpecializationDecl *CS : CTD->specializations())
+    for (const Decl *D : CS->decls())
+      if (const auto *M = dyn_cast<FunctionDecl>(D))
+        if (M->getTemplateInstantiationPattern() == FD && M->getBody())
+          Out.push_back(M);
+  return Out;
+}
+
 std::string maxcode::describeFunction(const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       MD && MD->getParent()->isLambda()) {

@@ -178,6 +178,11 @@ bool isInStd(const clang::Decl *D);
 /// std::basic_string<char>.
 bool isStdString(clang::QualType T);
 
+/// The instantiations of the function template, or of the member of a class
+/// template, whose pattern is \p FD; empty when there are none.
+std::vector<const clang::FunctionDecl *>
+instantiationsOf(const clang::FunctionDecl *FD);
+
 /// The name a description uses for \p FD: its qualified name, or "a lambda
 /// in F" for a lambda's call operator.
 std::string describeFunction(const clang::FunctionDecl *FD);
@@ -200,6 +205,9 @@ struct CharBuffer {
   /// stream statements are fast-io's).
   clang::tooling::Replacements Replaces;
   bool NeedsCString = false; ///< strlen or strcmp is used.
+  /// Where the uses that keep their text name std::string's members (the
+  /// operator of `s[i]`): a header check must not count them.
+  std::vector<clang::SourceLocation> StringMemberUses;
 };
 
 /// The strings of the file that can be char buffers, with their edits.

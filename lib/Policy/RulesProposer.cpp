@@ -156,6 +156,7 @@ format::FormatStyle styleOfFile(llvm::StringRef Code) {
   S.ColumnLimit = 0;
   S.MaxEmptyLinesToKeep = 1000;
   S.KeepEmptyLines.AtStartOfBlock = true;
+  S.BreakTemplateDeclarations = format::FormatStyle::BTDS_Leave;
   return S;
 }
 

@@ -38,7 +38,9 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-/// True for a type whose copy does more than copy bytes, or copies many.
+/// True for a type whose copy does more than copy bytes (a non-trivial copy
+/// constructor or destructor: a vector, a string, a map), or copies more
+/// than two pointers' worth.
 bool isExpensive(QualType T, const ASTContext &AST) {
   T = T.getCanonicalType();
   if (T->isReferenceType() || T->isDependentType() || T->isIncompleteType())
@@ -46,35 +48,17 @@ bool isExpensive(QualType T, const ASTContext &AST) {
   const auto *RD = T->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())
     return false;
-  if (!T.isTriviallyCopyableType(AST))
+  if (!RD->hasTrivialCopyConstructor() || !RD->hasTrivialDestructor())
     return true;
-  return AST.getTypeSize(T) > 4 * AST.getTypeSize(AST.VoidPtrTy);
+  return AST.getTypeSize(T) > 2 * AST.getTypeSize(AST.VoidPtrTy);
 }
 
 /// True when every instantiation of the template \p FD belongs to has an
 /// expensive type for parameter \p I (and there is one).
 bool expensiveInEveryInstantiation(const FunctionDecl *FD, unsigned I,
                                    const ASTContext &AST) {
-  const FunctionTemplateDecl *TD = FD->getDescribedFunctionTemplate();
-  std::vector<const FunctionDecl *> Specs;
-  if (TD) {
-    for (const FunctionDecl *S : TD->specializations())
-      Specs.push_back(S);
-  } else if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
-    // A member of a class template: its instantiated classes hold the
-    // instantiated members.
-    const auto *CTD = MD->getParent()->getDescribedClassTemplate();
-    if (!CTD)
-      return false;
-    for (const ClassTemplateSpecializationDecl *CS : CTD->specializations())
-      for (const Decl *D : CS->decls())
-        if (const auto *M = dyn_cast<FunctionDecl>(D))
-          if (M->getTemplateInstantiationPattern() == FD)
-            Specs.push_back(M);
-  }
-  if (Specs.empty())
-    return false;
-  return llvm::all_of(Specs, [&](const FunctionDecl *S) {
+  std::vector<const FunctionDecl *> Specs = instantiationsOf(FD);
+  return !Specs.empty() && llvm::all_of(Specs, [&](const FunctionDecl *S) {
     return I < S->getNumParams() &&
            isExpensive(S->getParamDecl(I)->getType(), AST);
   });
@@ -99,13 +83,21 @@ bool isNamedNotCalled(const FunctionDecl *FD, ASTContext &AST) {
   return false;
 }
 
-/// True when \p P is moved or forwarded from in \p Body.
-bool isMovedFrom(const ParmVarDecl *P, const Stmt *Body, ASTContext &AST) {
+/// True when \p P is moved or forwarded from in \p FD.
+bool isMovedFrom(const ParmVarDecl *P, const FunctionDecl *FD,
+                 ASTContext &AST) {
   auto Move = callExpr(
       callee(functionDecl(hasAnyName("::std::move", "::std::forward"))),
       hasArgument(
           0, ignoringParenImpCasts(declRefExpr(to(varDecl(equalsNode(P)))))));
-  return !match(findAll(Move), *Body, AST).empty();
+  if (!match(findAll(Move), *FD->getBody(), AST).empty())
+    return true;
+  // A constructor's member initializers too.
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->getInit() && !match(findAll(Move), *I->getInit(), AST).empty())
+        return true;
+  return false;
 }
 
 /// True when \p FD may change, behind a reference to parameter \p P, the
@@ -325,8 +317,7 @@ private:
       bool Expensive = T->isDependentType()
                            ? expensiveInEveryInstantiation(FD, I, AST)
                            : isExpensive(T, AST);
-      if (!Expensive || isMovedFrom(P, FD->getBody(), AST) ||
-          mayAlias(FD, P, AST))
+      if (!Expensive || isMovedFrom(P, FD, AST) || mayAlias(FD, P, AST))
         continue;
       RuleEdit Trial = C.Edit;
       if (!makeConstRef(Ctx, Trial, FD, P))

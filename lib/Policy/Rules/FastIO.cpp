@@ -284,7 +284,13 @@ private:
       if (K == StreamKind::None)
         return true;
       ++StreamUses;
-      classify(E, K);
+      // A name that does not depend on a template's parameters is shared by
+      // the template and its instantiations: one parent each.
+      DynTypedNodeList Parents = AST.getParents(*E);
+      for (const DynTypedNode &P : Parents)
+        classify(E, K, P.get<Stmt>());
+      if (Parents.empty())
+        fail("a stream outside any expression");
       return true;
     }
 
@@ -326,9 +332,12 @@ private:
       return isSetUpCall(E);
     }
 
-    void classify(const DeclRefExpr *E, StreamKind K) {
+    void classify(const DeclRefExpr *E, StreamKind K, const Stmt *First) {
       ASTContext &AST = this->AST;
-      auto [P, Child] = realParent(AST, E);
+      const Stmt *P = First;
+      while (P && (isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) ||
+                   isa<MaterializeTemporaryExpr>(P)))
+        P = parentStmt(AST, P);
       // `cin.tie(0)`, `cout.flush()`, `cin.sync_with_stdio(false)`.
       if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
         const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
@@ -342,6 +351,14 @@ private:
         }
         return (void)fail("the stream member '" + Name.str() +
                           "' has no stdio equivalent here");
+      }
+      // In a template, an operator on a dependent operand is resolved per
+      // instantiation, where it is checked; the instantiations must cover
+      // the text.
+      if (const auto *PE = dyn_cast_or_null<Expr>(P);
+          PE && (PE->isTypeDependent() || PE->isValueDependent())) {
+        InPatterns.push_back(E);
+        return;
       }
       const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P);
       if (!Op)
@@ -753,7 +770,8 @@ private:
       if (!Covered)
         return std::nullopt;
     }
-    // The char buffers the statements now read and write.
+    // The char buffers the statements now read and write (before the
+    // headers: the std::string they were needs none).
     bool CString = false;
     for (const CharBuffer &B : A.Buffers) {
       if (!mergeReplacements(E.Replaces, B.Replaces))
@@ -775,6 +793,9 @@ private:
         Ctx, Removed, [&](const Decl *D, SourceLocation Use) {
           if (streamKindOf(D) != StreamKind::None)
             return true;
+          for (const CharBuffer &B : A.Buffers)
+            if (llvm::is_contained(B.StringMemberUses, Use))
+              return true;
           // Names inside the rewritten stream syntax, or in a removed
           // statement (`IOS;` expanding to `ios::sync_with_stdio(0)`), are
           // gone.
@@ -809,8 +830,11 @@ private:
           Where.push_back(N);
       }
     std::string Places;
-    for (const std::string &W : Where)
-      Places += (Places.empty() ? "" : ", ") + W;
+    for (size_t I = 0; I < Where.size(); ++I)
+      Places += (I == 0                  ? ""
+                 : I + 1 == Where.size() ? " and "
+                                         : ", ") +
+                Where[I];
     E.Description = llvm::formatv(
         "stream statements as scanf/printf in {0} ({1}){2}", Places,
         describeLines(Lines),
@@ -829,46 +853,63 @@ private:
   }
 
   /// Decides each double's format; false when one depends on a state the
-  /// rule cannot follow.
+  /// rule cannot follow. The state is followed through the statements of
+  /// main's top level, which run once, in order; anywhere else a double
+  /// must be printed with the default format (no statement changes it) or
+  /// with one its own statement sets in full.
   bool formats(const RuleContext &Ctx, Analysis &A) const {
     ASTContext &AST = Ctx.getASTContext();
+    const auto *MainBody =
+        A.Main ? dyn_cast_or_null<CompoundStmt>(A.Main->getBody()) : nullptr;
     for (StreamKind K : {StreamKind::Out, StreamKind::Err}) {
-      std::vector<Chain *> Setters;
-      for (Chain &C : A.Chains)
-        if (C.Kind == K && llvm::any_of(C.Operands, [](const Operand &O) {
-              return O.IsManipulator;
-            }))
-          Setters.push_back(&C);
-      // One statement at the top of main that only sets the format: the
-      // statements of main after it print with it.
-      const Chain *Global = nullptr;
-      FloatFormat GlobalFormat;
-      if (Setters.size() == 1 && A.Main && Setters[0]->Function == A.Main &&
-          llvm::all_of(Setters[0]->Operands,
-                       [](const Operand &O) { return O.IsManipulator; }) &&
-          Setters[0]->Statement &&
-          compoundParent(AST, Setters[0]->Statement) ==
-              dyn_cast<CompoundStmt>(A.Main->getBody())) {
-        Global = Setters[0];
-        for (const Operand &O : Global->Operands) {
-          if (O.SetField)
-            GlobalFormat.Field = *O.SetField;
-          if (O.SetPrecision)
-            GlobalFormat.Precision = *O.SetPrecision;
+      auto Sets = [](const Chain &C) {
+        return llvm::any_of(C.Operands,
+                            [](const Operand &O) { return O.IsManipulator; });
+      };
+      bool AnySetter = llvm::any_of(
+          A.Chains, [&](const Chain &C) { return C.Kind == K && Sets(C); });
+      // The incoming state of the chains that are statements of main's top
+      // level, in order.
+      llvm::DenseMap<const Chain *, std::optional<FloatFormat>> Incoming;
+      if (MainBody) {
+        std::optional<FloatFormat> State = FloatFormat();
+        for (const Stmt *Top : MainBody->body()) {
+          const Chain *Own = nullptr;
+          for (const Chain &C : A.Chains)
+            if (C.Kind == K && C.Statement == Top)
+              Own = &C;
+          if (Own) {
+            Incoming[Own] = State;
+            if (State)
+              for (const Operand &O : Own->Operands) {
+                if (O.SetField)
+                  State->Field = *O.SetField;
+                if (O.SetPrecision)
+                  State->Precision = *O.SetPrecision;
+              }
+            continue;
+          }
+          // A statement that sets the format somewhere inside it.
+          bool Inside = llvm::any_of(A.Chains, [&](const Chain &C) {
+            if (C.Kind != K || !Sets(C))
+              return false;
+            for (const Stmt *P = C.Top; P; P = parentStmt(AST, P))
+              if (P == Top)
+                return true;
+            return false;
+          });
+          if (Inside)
+            State.reset();
         }
       }
-      const SourceManager &SM = Ctx.getSourceManager();
       for (Chain &C : A.Chains) {
         if (C.Kind != K)
           continue;
         std::optional<FloatFormat> State;
-        if (Setters.empty())
+        if (auto It = Incoming.find(&C); It != Incoming.end())
+          State = It->second;
+        else if (!AnySetter)
           State = FloatFormat();
-        else if (Global && C.Function == A.Main && &C != Global)
-          State = SM.isBeforeInTranslationUnit(Global->Top->getBeginLoc(),
-                                               C.Top->getBeginLoc())
-                      ? GlobalFormat
-                      : FloatFormat();
         bool FieldSet = false, PrecisionSet = false;
         FloatFormat Own;
         for (Operand &O : C.Operands) {
@@ -883,9 +924,9 @@ private:
           if (!O.IsDouble)
             continue;
           FloatFormat F;
-          if (FieldSet && PrecisionSet)
+          if (FieldSet && PrecisionSet) {
             F = Own;
-          else if (State) {
+          } else if (State) {
             F = *State;
             if (FieldSet)
               F.Field = Own.Field;

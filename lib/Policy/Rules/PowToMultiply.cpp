@@ -174,58 +174,50 @@ public:
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
     unsigned Max = std::clamp<int64_t>(getMax(Ctx), 2, 8);
-    auto Pow = callExpr(callee(functionDecl(hasAnyName(
-                            "::pow", "::powf", "::powl", "::std::pow"))),
-                        argumentCountIs(2))
-                   .bind("call");
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
+      // A template's calls are typed in its instantiations, which must all
+      // agree on the rewrite (the text is shared).
+      std::vector<const FunctionDecl *> Bodies;
+      if (FD->isTemplated())
+        Bodies = instantiationsOf(FD);
+      else
+        Bodies.push_back(FD);
+      std::map<unsigned, std::optional<Rewrite>> Calls;
+      for (const FunctionDecl *Body : Bodies) {
+        std::map<unsigned, Rewrite> Here = rewrites(Ctx, Body, Max);
+        for (auto &[Off, R] : Calls)
+          if (R && (!Here.count(Off) || !(Here[Off] == *R)))
+            R.reset();
+        if (Body == Bodies.front())
+          for (auto &[Off, R] : Here)
+            Calls[Off] = R;
+      }
       RuleEdit E = makeEdit("", 35);
       std::vector<unsigned> Lines;
       unsigned Hoisted = 0;
-      for (const BoundNodes &N : match(findAll(Pow), *FD->getBody(), AST)) {
-        const auto *C = N.getNodeAs<CallExpr>("call");
-        std::optional<unsigned> Exp = smallExponent(C->getArg(1), Max);
-        QualType Result = C->getType().getCanonicalType();
-        if (!Exp || !Result->isRealFloatingType())
+      for (auto &[Off, R] : Calls) {
+        if (!R)
           continue;
-        auto Call = Ctx.getEditRange(C->getSourceRange());
-        const Expr *Base = C->getArg(0)->IgnoreImpCasts();
-        auto BaseR = Ctx.getEditRange(Base->getSourceRange());
-        if (!Call || !BaseR)
-          continue;
-        std::string X = Ctx.getText(*BaseR).str();
         RuleEdit Trial = E;
-        bool ThroughLocal = false;
-        if (!isRepeatable(Base, AST)) {
+        std::string Text = R->Text;
+        if (R->Hoist) {
           // Evaluate the base once, into a local before the statement.
-          const Stmt *S = hoistPoint(AST, C);
-          if (!S || !onlyEffectIn(S, C, AST))
+          std::string Local = Ctx.getFreshName(
+              Hoisted ? "Base" + std::to_string(Hoisted + 1) : "Base");
+          if (!insertLineBefore(Trial, Ctx, R->Hoist,
+                                "const auto " + Local + " = " + R->Base + ";"))
             continue;
-          std::string Local = Ctx.getFreshName("Base");
-          if (!insertLineBefore(Trial, Ctx, S,
-                                "const auto " + Local + " = " + X + ";"))
-            continue;
-          X = Local;
-          ThroughLocal = true;
+          llvm::SmallVector<llvm::StringRef, 8> Parts;
+          Text.clear();
+          llvm::StringRef(R->Text).split(Parts, "\x01");
+          for (size_t I = 0; I < Parts.size(); ++I)
+            Text += (I ? Local : "") + Parts[I].str();
         }
-        std::string Operand =
-            isPostfix(Base) || ThroughLocal ? X : "(" + X + ")";
-        bool SameType =
-            Base->getType().getCanonicalType().getUnqualifiedType() ==
-            Result.getUnqualifiedType();
-        std::string Text =
-            SameType ? Operand
-                     : "(" + Result.getAsString(AST.getPrintingPolicy()) + ")" +
-                           Operand;
-        for (unsigned I = 1; I < *Exp; ++I)
-          Text += " * " + Operand;
-        if (!standsAlone(AST, C))
-          Text = "(" + Text + ")";
-        if (!addReplacement(Trial, Ctx, *Call, Text))
+        if (!addReplacement(Trial, Ctx, R->Call, Text))
           continue;
         E = std::move(Trial);
-        Hoisted += ThroughLocal;
-        Lines.push_back(Ctx.getUserLine(C->getBeginLoc()));
+        Hoisted += R->Hoist != nullptr;
+        Lines.push_back(R->Line);
       }
       if (Lines.empty())
         continue;
@@ -241,6 +233,69 @@ public:
   }
 
 private:
+  /// The rewrite of one call: its range and new text (with \x01 where the
+  /// local goes when the base is evaluated once before \c Hoist).
+  struct Rewrite {
+    CharSourceRange Call;
+    std::string Text, Base;
+    const Stmt *Hoist = nullptr;
+    unsigned Line = 0;
+    bool operator==(const Rewrite &O) const {
+      return Text == O.Text && Base == O.Base &&
+             (Hoist != nullptr) == (O.Hoist != nullptr);
+    }
+  };
+
+  /// The calls of \p FD this rule rewrites, by the offset of their range.
+  std::map<unsigned, Rewrite>
+  rewrites(const RuleContext &Ctx, const FunctionDecl *FD, unsigned Max) const {
+    ASTContext &AST = Ctx.getASTContext();
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::map<unsigned, Rewrite> Out;
+    auto Pow = callExpr(callee(functionDecl(hasAnyName(
+                            "::pow", "::powf", "::powl", "::std::pow"))),
+                        argumentCountIs(2))
+                   .bind("call");
+    for (const BoundNodes &N : match(findAll(Pow), *FD->getBody(), AST)) {
+      const auto *C = N.getNodeAs<CallExpr>("call");
+      std::optional<unsigned> Exp = smallExponent(C->getArg(1), Max);
+      QualType Result = C->getType().getCanonicalType();
+      if (!Exp || !Result->isRealFloatingType())
+        continue;
+      auto Call = Ctx.getEditRange(C->getSourceRange());
+      const Expr *Base = C->getArg(0)->IgnoreImpCasts();
+      auto BaseR = Ctx.getEditRange(Base->getSourceRange());
+      if (!Call || !BaseR)
+        continue;
+      Rewrite R;
+      R.Call = *Call;
+      R.Line = Ctx.getUserLine(C->getBeginLoc());
+      std::string X = Ctx.getText(*BaseR).str();
+      bool ThroughLocal = !isRepeatable(Base, AST);
+      if (ThroughLocal) {
+        R.Hoist = hoistPoint(AST, C);
+        if (!R.Hoist || !onlyEffectIn(R.Hoist, C, AST))
+          continue;
+        R.Base = X;
+        X = "\x01";
+      }
+      std::string Operand = isPostfix(Base) || ThroughLocal ? X : "(" + X + ")";
+      bool SameType = Base->getType().getCanonicalType().getUnqualifiedType() ==
+                      Result.getUnqualifiedType();
+      std::string Text =
+          SameType ? Operand
+                   : "(" + Result.getAsString(AST.getPrintingPolicy()) + ")" +
+                         Operand;
+      for (unsigned I = 1; I < *Exp; ++I)
+        Text += " * " + Operand;
+      if (!standsAlone(AST, C))
+        Text = "(" + Text + ")";
+      R.Text = Text;
+      Out[SM.getFileOffset(Call->getBegin())] = R;
+    }
+    return Out;
+  }
+
   int64_t getMax(const RuleContext &Ctx) const {
     return Ctx.getOption(*this, "MaxExponent", int64_t(4));
   }

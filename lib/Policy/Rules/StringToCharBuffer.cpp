@@ -159,8 +159,13 @@ std::vector<CharBuffer> maxcode::findCharBuffers(const RuleContext &Ctx) {
           if ((K == OO_GreaterGreater || K == OO_LessLess) && IsArg1 &&
               Callee && isInStd(Callee))
             continue; // Streams read and write char arrays.
-          if (K == OO_Subscript && IsArg0)
-            continue; // The same text indexes an array.
+          if (K == OO_Subscript && IsArg0) {
+            // The same text indexes an array.
+            if (const auto *C = dyn_cast<DeclRefExpr>(
+                    Op->getCallee()->IgnoreParenImpCasts()))
+              B.StringMemberUses.push_back(C->getLocation());
+            continue;
+          }
           bool Compare = K == OO_EqualEqual || K == OO_ExclaimEqual ||
                          K == OO_Less || K == OO_Greater || K == OO_LessEqual ||
                          K == OO_GreaterEqual;
@@ -202,7 +207,17 @@ std::vector<CharBuffer> maxcode::findCharBuffers(const RuleContext &Ctx) {
             continue;
           }
           if (Whole && Name == "empty") {
-            Ok &= addReplacement(E, Ctx, *Whole, "(" + Text + "[0] == '\\0')");
+            // A call binds tighter than `==`: parentheses unless it stands
+            // alone in a condition.
+            const Stmt *Use = up(AST, Call);
+            bool Alone = false;
+            if (const auto *If = dyn_cast_or_null<IfStmt>(Use))
+              Alone = If->getCond()->IgnoreParenImpCasts() == Call;
+            if (const auto *W = dyn_cast_or_null<WhileStmt>(Use))
+              Alone = W->getCond()->IgnoreParenImpCasts() == Call;
+            std::string Test = Text + "[0] == '\\0'";
+            Ok &=
+                addReplacement(E, Ctx, *Whole, Alone ? Test : "(" + Test + ")");
             continue;
           }
           Ok = false;
