@@ -20,24 +20,6 @@
 using namespace maxcode;
 using namespace clang;
 
-std::string maxcode::applyTextEdits(llvm::StringRef Text,
-                                    std::vector<TextEdit> Edits) {
-  llvm::sort(Edits, [](const TextEdit &A, const TextEdit &B) {
-    return A.Offset < B.Offset;
-  });
-  std::string Out;
-  unsigned At = 0;
-  for (const TextEdit &E : Edits) {
-    if (E.Offset < At || E.Offset + E.Length > Text.size())
-      continue;
-    Out += Text.slice(At, E.Offset);
-    Out += E.Text;
-    At = E.Offset + E.Length;
-  }
-  Out += Text.drop_front(At);
-  return Out;
-}
-
 bool maxcode::isCudaKernel(const FunctionDecl *FD) {
   return FD && FD->hasAttr<CUDAGlobalAttr>();
 }
@@ -328,3 +310,13 @@ std::optional<IndexGuard> maxcode::matchIndexGuard(const FunctionDecl *FD,
   return G;
 }
 
+std::vector<const FunctionDecl *>
+maxcode::deviceFunctions(const RuleContext &Ctx, bool KernelsOnly) {
+  std::vector<const FunctionDecl *> Out;
+  if (!Ctx.isCuda())
+    return Out;
+  for (const FunctionDecl *FD : Ctx.getFunctions())
+    if (KernelsOnly ? isCudaKernel(FD) : isCudaDeviceCode(FD))
+      Out.push_back(FD);
+  return Out;
+}

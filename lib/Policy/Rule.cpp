@@ -1,4 +1,4 @@
-//===-- Rule.cpp - Rule context, registry and selection -------------------===//
+//===-- Rule.cpp - Rule context, edits, registry and selection ------------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -6,13 +6,19 @@
 
 #include "maxcode/Policy/Rule.h"
 #include "Rules.h"
+#include "maxcode/Support/Diff.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/ASTUnit.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "clang/Tooling/Transformer/SourceCode.h"
 #include "llvm/ADT/StringSet.h"
+#include <climits>
 
 using namespace maxcode;
 using namespace clang;
@@ -23,6 +29,7 @@ RuleEdit Rule::makeEdit(llvm::StringRef Description, double Score) const {
   RuleEdit E;
   E.RuleId = Id;
   E.Description = Description.str();
+  E.Label = Label;
   E.Score = Score;
   return E;
 }
@@ -62,14 +69,38 @@ private:
 } // namespace
 
 RuleContext::RuleContext(ParsedFile &Parsed, const Target &T,
-                         const RuleOptions &Opts)
+                         const RuleOptions &Opts, llvm::StringRef OriginalText)
     : Parsed(Parsed), T(T), Opts(Opts) {
   const SourceManager &SM = getSourceManager();
   Code = SM.getBufferData(SM.getMainFileID());
   TargetFinder F(SM, getASTContext().getLangOpts(), T);
   F.TraverseDecl(getASTContext().getTranslationUnitDecl());
   TargetDecl = F.Found;
+  if (OriginalText.empty() || OriginalText == Code)
+    return;
+  // Each line of the current text maps to the user's line it replaced (the
+  // first line of its hunk) or, outside hunks, to the same line shifted.
+  unsigned Lines = Code.count('\n') + 1;
+  UserLines.resize(Lines);
+  unsigned Before = 1, After = 1;
+  for (const DiffHunk &H : diffLines(OriginalText, Code)) {
+    // A count of 0 names the line the change comes after.
+    unsigned AfterFirst = H.AfterCount ? H.AfterStart : H.AfterStart + 1;
+    unsigned BeforeFirst = H.BeforeCount ? H.BeforeStart : H.BeforeStart + 1;
+    for (; After < AfterFirst && After <= Lines; ++After, ++Before)
+      UserLines[After - 1] = Before;
+    for (unsigned I = 0; I < H.AfterCount && After <= Lines; ++I, ++After)
+      UserLines[After - 1] = H.BeforeCount
+                                 ? BeforeFirst + std::min(I, H.BeforeCount - 1)
+                                 : std::max(H.BeforeStart, 1u);
+    Before = BeforeFirst + H.BeforeCount;
+    After = AfterFirst + H.AfterCount;
+  }
+  for (; After <= Lines; ++After, ++Before)
+    UserLines[After - 1] = Before;
 }
+
+RuleContext::~RuleContext() = default;
 
 ASTContext &RuleContext::getASTContext() const {
   return Parsed.AST->getASTContext();
@@ -91,92 +122,133 @@ bool RuleContext::isCPlusPlus() const {
   return getASTContext().getLangOpts().CPlusPlus;
 }
 
-unsigned RuleContext::getEditBegin() const {
-  return Opts.Scope == EditScope::Target ? T.BeginOffset : 0;
+std::vector<const FunctionDecl *> RuleContext::getFunctions() const {
+  std::vector<const FunctionDecl *> Out = getFileFunctions();
+  llvm::erase_if(Out, [&](const FunctionDecl *FD) {
+    return FD != TargetDecl && !isInTarget(FD->getSourceRange());
+  });
+  return Out;
 }
 
-unsigned RuleContext::getEditEnd() const {
-  return Opts.Scope == EditScope::Target ? T.EndOffset : Code.size();
+std::vector<const FunctionDecl *> RuleContext::getFileFunctions() const {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const RuleContext &Ctx;
+    std::vector<const FunctionDecl *> Found;
+    explicit Finder(const RuleContext &Ctx) : Ctx(Ctx) {}
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
+          FD->isTemplateInstantiation() || !FD->getBody())
+        return true;
+      // `__global__` and other attribute macros start the declaration in a
+      // header; the expansion is where its text starts.
+      const SourceManager &SM = Ctx.getSourceManager();
+      SourceRange R(SM.getExpansionLoc(FD->getBeginLoc()),
+                    SM.getExpansionLoc(FD->getEndLoc()));
+      if (Ctx.isEditable(R))
+        Found.push_back(FD);
+      return true;
+    }
+  } F(*this);
+  F.TraverseDecl(getASTContext().getTranslationUnitDecl());
+  const FunctionDecl *TD = TargetDecl;
+  std::stable_partition(F.Found.begin(), F.Found.end(),
+                        [TD](const FunctionDecl *FD) { return FD == TD; });
+  return F.Found;
 }
 
-std::optional<unsigned>
-RuleContext::getFileOffset(SourceLocation Loc) const {
+/// True when [B, E) (main-file offsets) is where the scope lets rules edit.
+static bool inEditBounds(const RuleContext &Ctx, unsigned B, unsigned E) {
+  if (Ctx.getOptions().Scope == EditScope::File)
+    return E <= Ctx.getCode().size();
+  return B >= Ctx.getTarget().BeginOffset && E <= Ctx.getTarget().EndOffset;
+}
+
+std::optional<CharSourceRange>
+RuleContext::getEditRange(CharSourceRange R) const {
   const SourceManager &SM = getSourceManager();
-  if (Loc.isInvalid() || !Loc.isFileID() || !SM.isWrittenInMainFile(Loc))
+  if (R.isInvalid())
     return std::nullopt;
-  return SM.getFileOffset(Loc);
+  std::optional<CharSourceRange> FR = tooling::getFileRangeForEdit(
+      R, SM, getASTContext().getLangOpts(), /*IncludeMacroExpansion=*/false);
+  if (!FR || !SM.isWrittenInMainFile(FR->getBegin()) ||
+      !SM.isWrittenInMainFile(FR->getEnd()))
+    return std::nullopt;
+  unsigned B = SM.getFileOffset(FR->getBegin());
+  unsigned E = SM.getFileOffset(FR->getEnd());
+  if (E < B || !inEditBounds(*this, B, E))
+    return std::nullopt;
+  return FR;
 }
 
-std::optional<std::pair<unsigned, unsigned>>
-RuleContext::getFileRange(SourceRange R) const {
-  const SourceManager &SM = getSourceManager();
-  if (R.isInvalid() || !R.getBegin().isFileID() || !R.getEnd().isFileID())
-    return std::nullopt;
-  std::optional<unsigned> B = getFileOffset(R.getBegin());
-  std::optional<unsigned> E = getFileOffset(R.getEnd());
-  if (!B || !E)
-    return std::nullopt;
-  unsigned EndOff =
-      *E + Lexer::MeasureTokenLength(R.getEnd(), SM,
-                                     getASTContext().getLangOpts());
-  if (EndOff < *B || EndOff > Code.size())
-    return std::nullopt;
-  return std::make_pair(*B, EndOff);
+std::optional<CharSourceRange>
+RuleContext::getEditRange(SourceRange TokenRange) const {
+  return getEditRange(CharSourceRange::getTokenRange(TokenRange));
 }
 
-std::optional<std::pair<unsigned, unsigned>>
-RuleContext::getSpelledRange(SourceRange R) const {
-  if (auto FR = getFileRange(R))
+std::optional<CharSourceRange>
+RuleContext::getSpelledRange(SourceRange TokenRange) const {
+  if (auto FR = getEditRange(TokenRange))
     return FR;
   const SourceManager &SM = getSourceManager();
   const LangOptions &LO = getASTContext().getLangOpts();
-  if (R.isInvalid())
+  SourceLocation B = TokenRange.getBegin(), E = TokenRange.getEnd();
+  if (B.isInvalid() || E.isInvalid() || !B.isMacroID() || !E.isMacroID() ||
+      !SM.isMacroBodyExpansion(B) || !SM.isMacroBodyExpansion(E))
     return std::nullopt;
-  // Tokens of one macro argument map back to where the argument is written.
-  CharSourceRange CR = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(R), SM, LO);
-  if (CR.isValid()) {
-    if (!SM.isWrittenInMainFile(CR.getBegin()))
-      return std::nullopt;
-    unsigned B = SM.getFileOffset(CR.getBegin());
-    unsigned E = SM.getFileOffset(CR.getEnd());
-    if (E < B || E > Code.size())
-      return std::nullopt;
-    return std::make_pair(B, E);
-  }
-  // Tokens of one macro body are contiguous in the #define.
-  SourceLocation B = R.getBegin(), E = R.getEnd();
-  if (!B.isMacroID() || !E.isMacroID() || !SM.isMacroBodyExpansion(B) ||
-      !SM.isMacroBodyExpansion(E))
-    return std::nullopt;
+  // Tokens of one macro body are contiguous in its #define.
   if (SM.getImmediateExpansionRange(B).getBegin() !=
       SM.getImmediateExpansionRange(E).getBegin())
     return std::nullopt;
   SourceLocation SB = SM.getSpellingLoc(B), SE = SM.getSpellingLoc(E);
   if (!SM.isWrittenInMainFile(SB) || !SM.isWrittenInMainFile(SE))
     return std::nullopt;
-  unsigned BOff = SM.getFileOffset(SB);
-  unsigned EOff = SM.getFileOffset(SE) + Lexer::MeasureTokenLength(SE, SM, LO);
-  if (EOff < BOff || EOff > Code.size())
+  CharSourceRange R = CharSourceRange::getCharRange(
+      SB, Lexer::getLocForEndOfToken(SE, 0, SM, LO));
+  unsigned BOff = SM.getFileOffset(R.getBegin());
+  unsigned EOff = SM.getFileOffset(R.getEnd());
+  if (EOff < BOff || !inEditBounds(*this, BOff, EOff))
     return std::nullopt;
-  return std::make_pair(BOff, EOff);
+  return R;
 }
 
-bool RuleContext::isEditable(SourceRange R) const {
-  auto FR = getFileRange(R);
-  return FR && FR->first >= getEditBegin() && FR->second <= getEditEnd();
+llvm::StringRef RuleContext::getText(CharSourceRange FileRange) const {
+  return Lexer::getSourceText(FileRange, getSourceManager(),
+                              getASTContext().getLangOpts());
+}
+
+llvm::StringRef RuleContext::getSourceText(const Stmt *S) const {
+  if (!S)
+    return "";
+  auto R = getSpelledRange(S->getSourceRange());
+  return R ? getText(*R) : "";
 }
 
 bool RuleContext::isInTarget(SourceRange R) const {
-  auto FR = getFileRange(R);
-  return FR && FR->first >= T.BeginOffset && FR->second <= T.EndOffset;
+  const SourceManager &SM = getSourceManager();
+  SourceLocation B = SM.getExpansionLoc(R.getBegin());
+  SourceLocation E = SM.getExpansionLoc(R.getEnd());
+  if (B.isInvalid() || E.isInvalid() || !SM.isWrittenInMainFile(B) ||
+      !SM.isWrittenInMainFile(E))
+    return false;
+  unsigned BOff = SM.getFileOffset(B), EOff = SM.getFileOffset(E);
+  return BOff >= T.BeginOffset && EOff < T.EndOffset;
 }
 
-llvm::StringRef RuleContext::getSourceText(SourceRange R) const {
-  auto FR = getFileRange(R);
-  if (!FR)
-    return "";
-  return Code.slice(FR->first, FR->second);
+bool RuleContext::isEditable(SourceRange R) const {
+  const SourceManager &SM = getSourceManager();
+  SourceLocation B = R.getBegin(), E = R.getEnd();
+  if (B.isInvalid() || E.isInvalid() || !B.isFileID() || !E.isFileID() ||
+      !SM.isWrittenInMainFile(B) || !SM.isWrittenInMainFile(E))
+    return false;
+  unsigned BOff = SM.getFileOffset(B), EOff = SM.getFileOffset(E);
+  return EOff >= BOff && inEditBounds(*this, BOff, EOff);
+}
+
+unsigned RuleContext::getUserLine(SourceLocation Loc) const {
+  unsigned Line = getSourceManager().getExpansionLineNumber(Loc);
+  if (UserLines.empty() || Line == 0 || Line > UserLines.size())
+    return Line;
+  return UserLines[Line - 1];
 }
 
 std::string RuleContext::getFreshName(llvm::StringRef Base) const {
@@ -196,10 +268,8 @@ std::string RuleContext::getFreshName(llvm::StringRef Base) const {
   auto Free = [&](llvm::StringRef Name) {
     if (Used.contains(Name))
       return false;
-    IdentifierInfo *II = PP.getIdentifierTable().get(Name).isKeyword(LO)
-                             ? nullptr
-                             : &PP.getIdentifierTable().get(Name);
-    return II && !II->hasMacroDefinition();
+    IdentifierInfo &II = PP.getIdentifierTable().get(Name);
+    return !II.isKeyword(LO) && !II.hasMacroDefinition();
   };
   if (Free(Base))
     return Base.str();
@@ -210,32 +280,177 @@ std::string RuleContext::getFreshName(llvm::StringRef Base) const {
   }
 }
 
+std::string RuleContext::getOption(const Rule &R, llvm::StringRef Key,
+                                   llvm::StringRef Default) const {
+  auto It = Opts.CheckOptions.find((R.getId() + "." + Key).str());
+  return It == Opts.CheckOptions.end() ? Default.str() : It->second;
+}
+
+int64_t RuleContext::getOption(const Rule &R, llvm::StringRef Key,
+                               int64_t Default) const {
+  std::string V = getOption(R, Key, "");
+  int64_t N;
+  if (V.empty() || llvm::StringRef(V).trim().getAsInteger(0, N))
+    return Default;
+  return N;
+}
+
+namespace {
+/// Where the errors of a parse are, in the main file.
+class ErrorLocator : public DiagnosticConsumer {
+public:
+  std::vector<unsigned> Offsets;
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                        const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level >= DiagnosticsEngine::Error) {
+      Pending = true;
+    } else if (Level != DiagnosticsEngine::Note) {
+      Pending = false;
+      return;
+    }
+    if (!Pending || !Info.hasSourceManager() || Info.getLocation().isInvalid())
+      return;
+    const SourceManager &SM = Info.getSourceManager();
+    SourceLocation L = SM.getFileLoc(Info.getLocation());
+    if (!SM.isWrittenInMainFile(L))
+      return;
+    Offsets.push_back(SM.getFileOffset(L));
+    Pending = false;
+  }
+
+private:
+  /// An error not yet placed in the main file: its notes may be.
+  bool Pending = false;
+};
+
+/// The one command the parse of a variant runs.
+class OneCommandDatabase : public tooling::CompilationDatabase {
+public:
+  explicit OneCommandDatabase(tooling::CompileCommand C)
+      : Command(std::move(C)) {}
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef) const override {
+    return {Command};
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return {Command.Filename};
+  }
+
+private:
+  tooling::CompileCommand Command;
+};
+} // namespace
+
+llvm::Expected<std::vector<unsigned>>
+RuleContext::findErrorsIn(llvm::StringRef NewText) const {
+  tooling::CompileCommand C;
+  C.Directory = Parsed.Command.Directory;
+  C.Filename = Parsed.File;
+  C.CommandLine = Parsed.ParseArgs;
+  OneCommandDatabase DB(C);
+  tooling::ClangTool Tool(DB, {Parsed.File});
+  Tool.mapVirtualFile(Parsed.File, NewText);
+  Tool.setPrintErrorMessage(false);
+  // Without carets Clang prints no "N errors generated" line either.
+  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      "-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
+  ErrorLocator Errors;
+  Tool.setDiagnosticConsumer(&Errors);
+  int RC =
+      Tool.run(tooling::newFrontendActionFactory<SyntaxOnlyAction>().get());
+  if (RC != 0 && Errors.getNumErrors() == 0)
+    return llvm::createStringError("cannot parse the edited text of '" +
+                                   Parsed.File + "'");
+  if (Errors.getNumErrors() && Errors.Offsets.empty())
+    Errors.Offsets.push_back(UINT_MAX); // Somewhere: every edit is suspect.
+  return Errors.Offsets;
+}
+
+//===----------------------------------------------------------------------===//
+// Edits.
+//===----------------------------------------------------------------------===//
+
+static bool addTo(RuleEdit &E, tooling::Replacement R) {
+  for (const tooling::Replacement &Old : E.Replaces)
+    if (Old == R)
+      return true;
+  if (llvm::Error Err = E.Replaces.add(R)) {
+    llvm::consumeError(std::move(Err));
+    return false;
+  }
+  return true;
+}
+
+bool maxcode::addReplacement(RuleEdit &E, const RuleContext &Ctx,
+                             CharSourceRange FileRange, llvm::StringRef Text) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (FileRange.isInvalid() || !FileRange.getBegin().isFileID() ||
+      !FileRange.getEnd().isFileID())
+    return false;
+  if (FileRange.isTokenRange())
+    FileRange =
+        Lexer::getAsCharRange(FileRange, SM, Ctx.getASTContext().getLangOpts());
+  if (!SM.isWrittenInMainFile(FileRange.getBegin()) ||
+      !SM.isWrittenInMainFile(FileRange.getEnd()))
+    return false;
+  unsigned B = SM.getFileOffset(FileRange.getBegin());
+  unsigned End = SM.getFileOffset(FileRange.getEnd());
+  if (End < B)
+    return false;
+  return addTo(E, tooling::Replacement(Ctx.getFilePath(), B, End - B, Text));
+}
+
+bool maxcode::insertText(RuleEdit &E, const RuleContext &Ctx,
+                         SourceLocation Loc, llvm::StringRef Text) {
+  return addReplacement(E, Ctx, CharSourceRange::getCharRange(Loc, Loc), Text);
+}
+
+bool maxcode::addHeader(RuleEdit &E, const RuleContext &Ctx,
+                        llvm::StringRef Header) {
+  // clang::format's cleanup reads an insertion at UINT_MAX as "include this
+  // header where the includes are, unless it is there".
+  return addTo(E, tooling::Replacement(Ctx.getFilePath(), UINT_MAX, 0,
+                                       ("#include " + Header).str()));
+}
+
+bool maxcode::removeHeader(RuleEdit &E, const RuleContext &Ctx,
+                           llvm::StringRef Header) {
+  return addTo(E, tooling::Replacement(Ctx.getFilePath(), UINT_MAX, 1, Header));
+}
+
+//===----------------------------------------------------------------------===//
+// Registry and selection.
+//===----------------------------------------------------------------------===//
+
 llvm::ArrayRef<std::unique_ptr<Rule>> maxcode::getAllRules() {
   // Built on first use (no static constructors), in the order --list-rules
   // prints them. An explicit list survives static linking without anchors.
   static const std::vector<std::unique_ptr<Rule>> Rules = [] {
     std::vector<std::unique_ptr<Rule>> R;
-    for (auto Create : {
-             // C++: start-up and I/O first, they dominate small programs.
-             createFastIORule, createPruneIncludesRule,
-             createRemoveUnusedGlobalsRule, createStaticMainArraysRule,
-             createEndlToNewlineRule,
-             // C++: algorithmic and copy-avoiding rewrites.
-             createMemoizeRecursionRule, createHoistLoopInvariantRule,
-             createSubstrCompareRule, createConstRefParamRule,
-             createRangeForCopyRule, createMapToUnorderedMapRule,
-             createPowToMultiplyRule, createReserveBeforePushBackRule,
-             // C++: directions to the compiler.
-             createGccPragmasRule, createLoopUnrollPragmaRule,
-             createRestrictPointerParamsRule,
-             // CUDA: restructuring first, then local rewrites.
-             createCudaSharedMemoryTilingRule, createCudaWarpReduceRule,
-             createCudaVectorizeFloat4Rule, createCudaLaunchConfigRule,
-             createCudaLaunchBoundsRule, createCudaFastMathRule,
-             createCudaRestrictLdgRule, createCudaGridStrideRule,
-             createCudaUnrollRule,
-             // Knobs.
-             createTuneConstantsRule})
+    for (auto Create :
+         {// C++: start-up and I/O first, they dominate small programs.
+          createFastIORule, createPruneIncludesRule,
+          createRemoveUnusedGlobalsRule, createStaticMainArraysRule,
+          createEndlToNewlineRule, createStringToCharBufferRule,
+          // C++: algorithmic and copy-avoiding rewrites.
+          createMemoizeRecursionRule, createMonotoneLoopExitRule,
+          createHoistLoopInvariantRule, createSubstrCompareRule,
+          createConstRefParamRule, createRangeForCopyRule,
+          createMapToUnorderedMapRule, createPowToMultiplyRule,
+          createReserveBeforePushBackRule,
+          // C++: directions to the compiler.
+          createGccPragmasRule, createLoopUnrollPragmaRule,
+          createRestrictPointerParamsRule,
+          // CUDA: restructuring first, then local rewrites.
+          createCudaSharedMemoryTilingRule, createCudaWarpReduceRule,
+          createCudaVectorizeFloat4Rule, createCudaLaunchConfigRule,
+          createCudaLaunchBoundsRule, createCudaFastMathRule,
+          createCudaRestrictLdgRule, createCudaGridStrideRule,
+          createCudaUnrollRule,
+          // Knobs.
+          createTuneConstantsRule})
       R.push_back(Create());
     return R;
   }();
@@ -247,6 +462,33 @@ const Rule *maxcode::findRule(llvm::StringRef Id) {
     if (R->getId() == Id)
       return R.get();
   return nullptr;
+}
+
+llvm::Error
+maxcode::parseRuleOptionAssignment(llvm::StringRef Assignment,
+                                   std::map<std::string, std::string> &Into) {
+  auto [Key, Value] = Assignment.split('=');
+  Key = Key.trim();
+  if (!Assignment.contains('='))
+    return llvm::createStringError("rule option '" + Assignment.str() +
+                                   "' is not key=value");
+  auto [Id, Name] = Key.rsplit('.');
+  const Rule *R = findRule(Id);
+  if (!R || Name.empty())
+    return llvm::createStringError("unknown rule option '" + Key.str() +
+                                   "': options are <rule-id>.<Key>");
+  auto Known = R->getOptionDefaults();
+  if (llvm::none_of(Known, [&](const auto &KV) { return KV.first == Name; })) {
+    std::string List;
+    for (const auto &KV : Known)
+      List += (List.empty() ? "" : ", ") + KV.first;
+    return llvm::createStringError(
+        "rule '" + Id.str() + "' has no option '" + Name.str() + "'" +
+        (List.empty() ? std::string(" (it has none)")
+                      : "; its options are: " + List));
+  }
+  Into[Key.str()] = Value.trim().str();
+  return llvm::Error::success();
 }
 
 RuleSelection::RuleSelection() {

@@ -103,25 +103,35 @@ int maxcode::listVariantsMain(const ListVariantsOptions &Opts,
                                : (Cuda ? EditScope::Target : EditScope::File);
   R.Options.CompilerIsGCC = buildsWithGcc(RC.Command, File);
   R.Options.HostFeatures = getHostPragmaFeatures();
+  R.Options.CheckOptions = Opts.CheckOptions;
   R.MaxCount = Opts.MaxCount;
   R.Seed = Opts.Seed;
-  std::vector<Variant> Variants = proposeWithRules(R);
+  std::vector<Variant> All = proposeWithRules(R);
+
+  // What touches the target first; under --scope=file, what touches only
+  // the rest of the file after it, as a section of its own.
+  auto TouchesTarget = [&](const Variant &V) {
+    return llvm::any_of(
+        V.Changes, [&](const VariantChange &C) { return C.Where == T.Name; });
+  };
+  std::vector<const Variant *> Mine, Rest;
+  for (const Variant &V : All)
+    (TouchesTarget(V) ? Mine : Rest).push_back(&V);
+  if (R.Options.Scope == EditScope::Target)
+    Rest.clear();
 
   const clang::SourceManager &SM = Parsed->AST->getSourceManager();
   llvm::StringRef Code = SM.getBufferData(SM.getMainFileID());
-  Out << "target " << T.Name << " (" << targetKindName(T.Kind) << ", "
-      << llvm::sys::path::filename(File) << ":" << T.Line << "-" << T.EndLine
-      << "): " << Variants.size() << " variant"
-      << (Variants.size() == 1 ? "" : "s") << "\n";
-  for (size_t I = 0; I < Variants.size(); ++I) {
-    const Variant &V = Variants[I];
-    Out << "variant " << I + 1 << " [";
+  unsigned N = 0;
+  auto Print = [&](const Variant &V) -> int {
+    ++N;
+    Out << "variant " << N << " [";
     for (size_t J = 0; J < V.Rules.size(); ++J)
       Out << (J ? "," : "") << V.Rules[J];
     Out << "]: " << V.Description << "\n";
     if (!Opts.WriteDir.empty()) {
       llvm::SmallString<256> Path(Opts.WriteDir);
-      llvm::sys::path::append(Path, "variant-" + llvm::Twine(I + 1) +
+      llvm::sys::path::append(Path, "variant-" + llvm::Twine(N) +
                                         llvm::sys::path::extension(File));
       std::error_code EC = llvm::sys::fs::create_directories(Opts.WriteDir);
       if (!EC) {
@@ -135,6 +145,22 @@ int maxcode::listVariantsMain(const ListVariantsOptions &Opts,
     llvm::StringRef Shown = llvm::StringRef(Opts.Sources.front()).ltrim('/');
     Out << unifiedDiff(Code, V.Text, ("a/" + Shown).str(),
                        ("b/" + Shown).str());
+    return 0;
+  };
+  auto Count = [](size_t K) {
+    return std::to_string(K) + (K == 1 ? " variant" : " variants");
+  };
+  Out << "target " << T.Name << " (" << targetKindName(T.Kind) << ", "
+      << llvm::sys::path::filename(File) << ":" << T.Line << "-" << T.EndLine
+      << "): " << Count(Mine.size()) << "\n";
+  for (const Variant *V : Mine)
+    if (int RC = Print(*V))
+      return RC;
+  if (!Rest.empty()) {
+    Out << "elsewhere in the file: " << Count(Rest.size()) << "\n";
+    for (const Variant *V : Rest)
+      if (int RC = Print(*V))
+        return RC;
   }
   return 0;
 }

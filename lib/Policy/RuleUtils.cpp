@@ -6,15 +6,19 @@
 
 #include "Rules.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Inclusions/StandardLibrary.h"
+#include "clang/Tooling/Transformer/SourceCode.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -23,20 +27,6 @@
 
 using namespace maxcode;
 using namespace clang;
-
-bool maxcode::addReplacement(RuleEdit &E, const RuleContext &Ctx,
-                             unsigned Offset, unsigned Length,
-                             llvm::StringRef Text) {
-  tooling::Replacement R(Ctx.getTarget().File, Offset, Length, Text);
-  for (const tooling::Replacement &Old : E.Replaces)
-    if (Old == R)
-      return true;
-  if (llvm::Error Err = E.Replaces.add(R)) {
-    llvm::consumeError(std::move(Err));
-    return false;
-  }
-  return true;
-}
 
 bool maxcode::mergeReplacements(tooling::Replacements &Into,
                                 const tooling::Replacements &From) {
@@ -51,131 +41,203 @@ bool maxcode::mergeReplacements(tooling::Replacements &Into,
   return true;
 }
 
-namespace {
-/// A preprocessor directive of the main file: its name and line.
-struct Directive {
-  llvm::StringRef Name; ///< "include", "define", "pragma", ...
-  unsigned LineBegin;
-  unsigned LineEnd; ///< After the newline (continuations followed).
-};
+//===----------------------------------------------------------------------===//
+// Statements and lines.
+//===----------------------------------------------------------------------===//
 
-std::vector<Directive> lexDirectives(const RuleContext &Ctx) {
+std::optional<CharSourceRange> maxcode::statementRange(const RuleContext &Ctx,
+                                                       const Stmt *S) {
+  return statementsRange(Ctx, S, S);
+}
+
+std::optional<CharSourceRange> maxcode::statementsRange(const RuleContext &Ctx,
+                                                        const Stmt *First,
+                                                        const Stmt *Last) {
+  ASTContext &AST = Ctx.getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
-  FileID Main = SM.getMainFileID();
-  llvm::StringRef Code = Ctx.getCode();
-  Lexer Lex(Main, SM.getBufferOrFake(Main), SM,
-            Ctx.getASTContext().getLangOpts());
-  std::vector<Directive> Out;
-  unsigned SkipUntil = 0;
+  // A statement written with a macro (`rep(i, n) ...`) starts at the
+  // macro's name: the expansion range, then the semicolon expression
+  // statements leave out.
+  SourceLocation B = SM.getExpansionRange(First->getBeginLoc()).getBegin();
+  SourceLocation E = SM.getExpansionRange(Last->getEndLoc()).getEnd();
+  CharSourceRange R = tooling::maybeExtendRange(
+      CharSourceRange::getTokenRange(B, E), tok::semi, AST);
+  std::optional<CharSourceRange> FR = Ctx.getEditRange(R);
+  return FR;
+}
+
+/// The first token on \p Line of \p FID, if any.
+static std::optional<Token> firstTokenOfLine(const RuleContext &Ctx, FileID FID,
+                                             unsigned Line) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Start = SM.translateLineCol(FID, Line, 1);
   Token Tok;
-  while (true) {
-    bool AtEnd = Lex.LexFromRawLexer(Tok);
-    if (Tok.is(tok::eof))
-      break;
-    unsigned Off = SM.getFileOffset(Tok.getLocation());
-    if (Off >= SkipUntil && Tok.is(tok::hash) && Tok.isAtStartOfLine() &&
-        !AtEnd) {
-      Token Name;
-      AtEnd = Lex.LexFromRawLexer(Name);
-      if (Name.is(tok::raw_identifier) && !Name.isAtStartOfLine()) {
-        Directive D;
-        D.Name = Name.getRawIdentifier();
-        size_t NL = Code.rfind('\n', Off);
-        D.LineBegin = NL == llvm::StringRef::npos ? 0 : NL + 1;
-        size_t End = Off;
-        while (true) {
-          size_t Next = Code.find('\n', End);
-          if (Next == llvm::StringRef::npos) {
-            End = Code.size();
-            break;
-          }
-          // A backslash-newline continues the directive.
-          bool Continued =
-              Code.slice(End, Next).rtrim(" \t\r").ends_with("\\");
-          End = Next + 1;
-          if (!Continued)
-            break;
-        }
-        D.LineEnd = End;
-        SkipUntil = End;
-        Out.push_back(D);
-      }
-    }
-    if (AtEnd)
-      break;
-  }
-  return Out;
-}
-} // namespace
-
-std::vector<IncludeLine> maxcode::findIncludeLines(const RuleContext &Ctx) {
-  std::vector<IncludeLine> Out;
-  llvm::StringRef Code = Ctx.getCode();
-  for (const Directive &D : lexDirectives(Ctx)) {
-    if (D.Name != "include")
-      continue;
-    llvm::StringRef Line = Code.slice(D.LineBegin, D.LineEnd);
-    size_t At = Line.find("include") + 7;
-    llvm::StringRef Rest = Line.drop_front(At).ltrim(" \t");
-    IncludeLine I;
-    I.LineBegin = D.LineBegin;
-    I.LineEnd = D.LineEnd;
-    if (Rest.consume_front("<")) {
-      I.Angled = true;
-      I.Name = Rest.take_until([](char C) { return C == '>'; }).trim().str();
-    } else if (Rest.consume_front("\"")) {
-      I.Name = Rest.take_until([](char C) { return C == '"'; }).str();
-    } else {
-      continue; // A macro names the header: leave it alone.
-    }
-    Out.push_back(I);
-  }
-  return Out;
-}
-
-std::optional<unsigned>
-maxcode::findHelperInsertionPoint(const RuleContext &Ctx) {
-  std::optional<unsigned> LastInclude;
-  for (const Directive &D : lexDirectives(Ctx)) {
-    if (D.Name == "include")
-      LastInclude = D.LineEnd;
-    else if (D.Name == "define" && LastInclude)
-      break;
-  }
-  if (!LastInclude)
+  if (Start.isInvalid() ||
+      Lexer::getRawToken(Start, Tok, SM, Ctx.getASTContext().getLangOpts(),
+                         /*IgnoreWhiteSpace=*/true))
     return std::nullopt;
-  return LastInclude;
+  return Tok;
 }
 
-bool maxcode::helperIsMacroSafe(const RuleContext &Ctx,
-                                llvm::StringRef HelperText, unsigned Offset) {
-  Preprocessor &PP = Ctx.getPreprocessor();
+bool maxcode::startsLine(const RuleContext &Ctx, SourceLocation Loc) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (Loc.isInvalid() || !Loc.isFileID())
+    return false;
+  std::optional<Token> First =
+      firstTokenOfLine(Ctx, SM.getFileID(Loc), SM.getSpellingLineNumber(Loc));
+  return First && First->getLocation() == Loc;
+}
+
+CharSourceRange maxcode::wholeLines(const RuleContext &Ctx, CharSourceRange R) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getASTContext().getLangOpts();
-  Lexer Lex(SourceLocation(), LO, HelperText.begin(), HelperText.begin(),
-            HelperText.end());
-  Token Tok;
-  bool More = true;
-  llvm::StringSet<> Seen;
-  while (More) {
-    More = !Lex.LexFromRawLexer(Tok);
-    if (!Tok.is(tok::raw_identifier))
-      continue;
-    llvm::StringRef Name = Tok.getRawIdentifier();
-    if (!Seen.insert(Name).second)
-      continue;
-    IdentifierInfo *II = PP.getIdentifierInfo(Name);
-    if (!II || !II->hadMacroDefinition())
-      continue;
-    for (const MacroDirective *MD = PP.getLocalMacroDirectiveHistory(II); MD;
-         MD = MD->getPrevious()) {
-      SourceLocation L = MD->getLocation();
-      if (L.isValid() && SM.isWrittenInMainFile(L) &&
-          SM.getFileOffset(SM.getExpansionLoc(L)) < Offset)
-        return false;
+  CharSourceRange C = Lexer::getAsCharRange(R, SM, LO);
+  if (C.isInvalid() || !C.getBegin().isFileID() ||
+      !startsLine(Ctx, C.getBegin()))
+    return C;
+  FileID FID = SM.getFileID(C.getBegin());
+  unsigned EndLine = SM.getSpellingLineNumber(C.getEnd());
+  // Nothing after it on its last line: the next token is on a later line
+  // (comments are not tokens here, so a trailing comment goes with it).
+  Token Next;
+  bool AtEnd = Lexer::getRawToken(C.getEnd(), Next, SM, LO,
+                                  /*IgnoreWhiteSpace=*/true);
+  if (!AtEnd && Next.isNot(tok::eof) &&
+      SM.getSpellingLineNumber(Next.getLocation()) == EndLine)
+    return C;
+  SourceLocation LineStart =
+      SM.translateLineCol(FID, SM.getSpellingLineNumber(C.getBegin()), 1);
+  SourceLocation NextLine = SM.translateLineCol(FID, EndLine + 1, 1);
+  // translateLineCol clamps past the last line to the end of the file.
+  if (NextLine.isInvalid() || SM.getSpellingLineNumber(NextLine) == EndLine)
+    NextLine = SM.getLocForEndOfFile(FID);
+  return CharSourceRange::getCharRange(LineStart, NextLine);
+}
+
+bool maxcode::removeStatement(RuleEdit &E, const RuleContext &Ctx,
+                              const Stmt *S) {
+  std::optional<CharSourceRange> R = statementRange(Ctx, S);
+  return R && addReplacement(E, Ctx, wholeLines(Ctx, *R), "");
+}
+
+bool maxcode::insertLineBefore(RuleEdit &E, const RuleContext &Ctx,
+                               const Stmt *S, llvm::StringRef Line) {
+  std::optional<CharSourceRange> R = statementRange(Ctx, S);
+  if (!R || !startsLine(Ctx, R->getBegin()))
+    return false;
+  return insertText(E, Ctx, R->getBegin(), (Line + "\n").str());
+}
+
+std::vector<const Stmt *> maxcode::loopsIn(const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const Stmt *> Loops;
+    bool VisitForStmt(ForStmt *L) { return Loops.push_back(L), true; }
+    bool VisitWhileStmt(WhileStmt *L) { return Loops.push_back(L), true; }
+    bool VisitDoStmt(DoStmt *L) { return Loops.push_back(L), true; }
+    bool VisitCXXForRangeStmt(CXXForRangeStmt *L) {
+      return Loops.push_back(L), true;
     }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Loops;
+}
+
+const Stmt *maxcode::loopBody(const Stmt *Loop) {
+  if (const auto *F = dyn_cast<ForStmt>(Loop))
+    return F->getBody();
+  if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    return W->getBody();
+  if (const auto *D = dyn_cast<DoStmt>(Loop))
+    return D->getBody();
+  if (const auto *R = dyn_cast<CXXForRangeStmt>(Loop))
+    return R->getBody();
+  return nullptr;
+}
+
+bool maxcode::hasLoopHint(ASTContext &AST, const Stmt *Loop) {
+  const auto *A = dyn_cast_or_null<AttributedStmt>(parentStmt(AST, Loop));
+  return A && llvm::any_of(A->getAttrs(), [](const Attr *At) {
+           return isa<LoopHintAttr>(At);
+         });
+}
+
+bool maxcode::hasPragma(const RuleContext &Ctx,
+                        llvm::ArrayRef<llvm::StringRef> Words) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  FileID Main = SM.getMainFileID();
+  Lexer Lex(Main, SM.getBufferOrFake(Main), SM,
+            Ctx.getASTContext().getLangOpts());
+  Token Tok;
+  bool AtEnd = false;
+  while (!AtEnd) {
+    AtEnd = Lex.LexFromRawLexer(Tok);
+    if (!Tok.is(tok::hash) || !Tok.isAtStartOfLine())
+      continue;
+    Token Name;
+    AtEnd = Lex.LexFromRawLexer(Name);
+    if (!Name.is(tok::raw_identifier) || Name.getRawIdentifier() != "pragma")
+      continue;
+    bool Match = true;
+    for (llvm::StringRef W : Words) {
+      Token Next;
+      AtEnd = Lex.LexFromRawLexer(Next);
+      if (Next.isAtStartOfLine() || !Next.is(tok::raw_identifier) ||
+          Next.getRawIdentifier() != W) {
+        Match = false;
+        break;
+      }
+    }
+    if (Match)
+      return true;
   }
-  return true;
+  return false;
+}
+
+const Stmt *maxcode::parentStmt(ASTContext &AST, const Stmt *S) {
+  DynTypedNodeList Parents = AST.getParents(*S);
+  if (Parents.size() != 1)
+    return nullptr;
+  return Parents[0].get<Stmt>();
+}
+
+const CompoundStmt *maxcode::compoundParent(ASTContext &AST, const Stmt *S) {
+  return dyn_cast_or_null<CompoundStmt>(parentStmt(AST, S));
+}
+
+//===----------------------------------------------------------------------===//
+// Includes.
+//===----------------------------------------------------------------------===//
+
+std::vector<MainInclude> maxcode::findMainIncludes(const RuleContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<MainInclude> Out;
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const SrcMgr::SLocEntry &Entry = SM.getLocalSLocEntry(I);
+    if (!Entry.isFile())
+      continue;
+    SourceLocation At = Entry.getFile().getIncludeLoc();
+    if (At.isInvalid() || !SM.isWrittenInMainFile(At) || !At.isFileID())
+      continue;
+    FileID FID = SM.getFileID(SourceLocation::getFromRawEncoding(
+        static_cast<SourceLocation::UIntTy>(Entry.getOffset())));
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID);
+    if (!FE)
+      continue;
+    Out.push_back({FID, FE->getName().str(), At});
+  }
+  llvm::sort(Out, [&](const MainInclude &A, const MainInclude &B) {
+    return SM.isBeforeInTranslationUnit(A.IncludedAt, B.IncludedAt);
+  });
+  return Out;
+}
+
+llvm::StringRef maxcode::streamHeaderSpelling(const MainInclude &I) {
+  llvm::StringRef P(I.Path);
+  if (llvm::sys::path::filename(P) == "iostream")
+    return "<iostream>";
+  if (P.ends_with("bits/stdc++.h"))
+    return "<bits/stdc++.h>";
+  return "";
 }
 
 /// libstdc++'s internal headers and the public header that declares what
@@ -329,37 +391,30 @@ static const Decl *recognizableDecl(const Decl *D) {
 }
 
 std::vector<std::string> maxcode::findHeadersNeededWithout(
-    const RuleContext &Ctx, llvm::ArrayRef<IncludeLine> Includes,
-    llvm::ArrayRef<unsigned> Removed,
+    const RuleContext &Ctx, llvm::ArrayRef<FileID> Removed,
     llvm::function_ref<bool(const Decl *, SourceLocation)> Ignore) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::set<std::string> Headers;
 
-  // The main-file include a location's file came in through, as an index
-  // into Includes.
-  auto DirectIncludeOf = [&](SourceLocation Loc) -> std::optional<unsigned> {
+  // The file the main file included that brought a location in.
+  auto DirectIncludeOf = [&](SourceLocation Loc) -> FileID {
     Loc = SM.getExpansionLoc(Loc);
     if (Loc.isInvalid())
-      return std::nullopt;
+      return FileID();
     FileID FID = SM.getFileID(Loc);
     while (FID.isValid() && FID != SM.getMainFileID()) {
       SourceLocation IncLoc = SM.getIncludeLoc(FID);
       if (IncLoc.isInvalid())
-        return std::nullopt;
-      if (SM.isWrittenInMainFile(IncLoc)) {
-        unsigned Off = SM.getFileOffset(IncLoc);
-        for (unsigned I = 0; I < Includes.size(); ++I)
-          if (Off >= Includes[I].LineBegin && Off < Includes[I].LineEnd)
-            return I;
-        return std::nullopt;
-      }
+        return FileID();
+      if (SM.isWrittenInMainFile(IncLoc))
+        return FID;
       FID = SM.getFileID(SM.getExpansionLoc(IncLoc));
     }
-    return std::nullopt;
+    return FileID();
   };
   auto IsRemoved = [&](SourceLocation Loc) {
-    std::optional<unsigned> I = DirectIncludeOf(Loc);
-    return I && llvm::is_contained(Removed, *I);
+    FileID F = DirectIncludeOf(Loc);
+    return F.isValid() && llvm::is_contained(Removed, F);
   };
   // The first public header on the include chain of a location's file,
   // counting from the declaring file upward.
@@ -446,11 +501,18 @@ std::vector<std::string> maxcode::findHeadersNeededWithout(
   }
 
   // Headers the file keeps are not added again.
-  for (unsigned I = 0; I < Includes.size(); ++I)
-    if (!llvm::is_contained(Removed, I) && Includes[I].Angled)
-      Headers.erase("<" + Includes[I].Name + ">");
+  for (const MainInclude &I : findMainIncludes(Ctx))
+    if (!llvm::is_contained(Removed, I.File)) {
+      std::string Name = publicNameOf(I.Path);
+      if (!Name.empty())
+        Headers.erase(Name);
+    }
   return std::vector<std::string>(Headers.begin(), Headers.end());
 }
+
+//===----------------------------------------------------------------------===//
+// Analyses.
+//===----------------------------------------------------------------------===//
 
 bool maxcode::isMutatedIn(const VarDecl *Var, const Stmt *Scope,
                           ASTContext &AST) {
@@ -490,6 +552,86 @@ bool maxcode::isSimpleSideEffectFree(const Expr *E, ASTContext &AST) {
   return false;
 }
 
+/// Member functions of standard containers and strings that read and change
+/// nothing (their non-const overloads too: `v[i]` on a non-const vector).
+static bool isReadOnlyStdMember(const CXXMethodDecl *MD) {
+  if (!MD || !MD->getIdentifier() && !MD->isOverloadedOperator())
+    return false;
+  if (!isInStd(MD->getParent()))
+    return false;
+  if (MD->isOverloadedOperator())
+    return MD->getOverloadedOperator() == OO_Subscript;
+  return llvm::is_contained({"size", "length", "empty", "at", "front", "back",
+                             "first", "second", "data", "c_str", "count",
+                             "real", "imag"},
+                            MD->getName());
+}
+
+bool maxcode::isRepeatable(const Expr *E, ASTContext &AST) {
+  if (!E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (isSimpleSideEffectFree(E, AST))
+    return true;
+  if (isa<IntegerLiteral>(E) || isa<FloatingLiteral>(E) ||
+      isa<CharacterLiteral>(E) || isa<CXXBoolLiteralExpr>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return isa<EnumConstantDecl>(DRE->getDecl()) ||
+           (VD && !VD->getType().isVolatileQualified());
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
+            UO->getOpcode() == UO_Not || UO->getOpcode() == UO_LNot ||
+            UO->getOpcode() == UO_Deref) &&
+           isRepeatable(UO->getSubExpr(), AST);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && !BO->isCommaOp() &&
+           isRepeatable(BO->getLHS(), AST) && isRepeatable(BO->getRHS(), AST);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return isRepeatable(CO->getCond(), AST) &&
+           isRepeatable(CO->getTrueExpr(), AST) &&
+           isRepeatable(CO->getFalseExpr(), AST);
+  if (const auto *C = dyn_cast<ExplicitCastExpr>(E))
+    return !C->getType()->isRecordType() && isRepeatable(C->getSubExpr(), AST);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return isa<FieldDecl>(ME->getMemberDecl()) &&
+           isRepeatable(ME->getBase(), AST);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return isRepeatable(AS->getBase(), AST) && isRepeatable(AS->getIdx(), AST);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    if (!isReadOnlyStdMember(MD))
+      return false;
+    return llvm::all_of(Op->arguments(),
+                        [&](const Expr *A) { return isRepeatable(A, AST); });
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    if (!isReadOnlyStdMember(MC->getMethodDecl()))
+      return false;
+    return isRepeatable(MC->getImplicitObjectArgument(), AST) &&
+           llvm::all_of(MC->arguments(),
+                        [&](const Expr *A) { return isRepeatable(A, AST); });
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    // Functions declared pure or const, Clang's const builtins and the
+    // standard math functions (which only set errno).
+    bool Pure =
+        FD &&
+        (FD->hasAttr<PureAttr>() || FD->hasAttr<ConstAttr>() ||
+         (FD->getBuiltinID() && AST.BuiltinInfo.isConst(FD->getBuiltinID())));
+    if (FD && FD->getIdentifier() && isInStd(FD))
+      Pure |= llvm::is_contained({"abs", "min", "max", "sqrt", "fabs"},
+                                 FD->getName());
+    return Pure && llvm::all_of(C->arguments(), [&](const Expr *A) {
+             return isRepeatable(A, AST);
+           });
+  }
+  return false;
+}
+
 llvm::SmallPtrSet<const VarDecl *, 8> maxcode::referencedVars(const Stmt *S) {
   struct Finder : RecursiveASTVisitor<Finder> {
     llvm::SmallPtrSet<const VarDecl *, 8> Vars;
@@ -501,33 +643,6 @@ llvm::SmallPtrSet<const VarDecl *, 8> maxcode::referencedVars(const Stmt *S) {
   } F;
   F.TraverseStmt(const_cast<Stmt *>(S));
   return F.Vars;
-}
-
-std::vector<const FunctionDecl *>
-maxcode::editableFunctions(const RuleContext &Ctx) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const RuleContext &Ctx;
-    std::vector<const FunctionDecl *> Found;
-    explicit Finder(const RuleContext &Ctx) : Ctx(Ctx) {}
-    bool VisitFunctionDecl(FunctionDecl *FD) {
-      if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
-          FD->isTemplateInstantiation() || !FD->getBody())
-        return true;
-      // `__global__` and other attribute macros start the declaration in a
-      // header; its expansion is where the text starts.
-      const SourceManager &SM = Ctx.getSourceManager();
-      auto R = Ctx.getFileRange(SourceRange(SM.getExpansionLoc(FD->getBeginLoc()),
-                                            SM.getExpansionLoc(FD->getEndLoc())));
-      if (R && R->first >= Ctx.getEditBegin() && R->second <= Ctx.getEditEnd())
-        Found.push_back(FD);
-      return true;
-    }
-  } F(Ctx);
-  F.TraverseDecl(Ctx.getASTContext().getTranslationUnitDecl());
-  const FunctionDecl *T = Ctx.getTargetDecl();
-  std::stable_partition(F.Found.begin(), F.Found.end(),
-                        [T](const FunctionDecl *FD) { return FD == T; });
-  return F.Found;
 }
 
 /// The variable an argument expression designates the storage of: `a`,
@@ -558,7 +673,6 @@ const VarDecl *maxcode::storageVariable(const Expr *E) {
   return V;
 }
 
-/// True when \p Body assigns through \p P (`P[i] = `, `*P = `, `P[i] += `).
 bool maxcode::writesThrough(const ParmVarDecl *P, const Stmt *Body) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const ParmVarDecl *P;
@@ -596,33 +710,75 @@ bool maxcode::writesThrough(const ParmVarDecl *P, const Stmt *Body) {
   return F.Found;
 }
 
-
-std::optional<std::pair<unsigned, unsigned>>
-maxcode::statementFileRange(const RuleContext &Ctx, const Stmt *First,
-                            const Stmt *Last) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  // A statement written with a macro (`rep(i, n) ...`) starts at the
-  // macro's name.
-  auto F = Ctx.getFileRange(
-      SourceRange(SM.getExpansionRange(First->getBeginLoc()).getBegin(),
-                  SM.getExpansionRange(First->getEndLoc()).getEnd()));
-  auto L = Ctx.getFileRange(
-      SourceRange(SM.getExpansionRange(Last->getBeginLoc()).getBegin(),
-                  SM.getExpansionRange(Last->getEndLoc()).getEnd()));
-  if (!F || !L)
-    return std::nullopt;
-  unsigned End = L->second;
-  // A statement that does not end in a block ends at its semicolon, which
-  // expression ranges leave out (also at the end of an if or a loop).
-  llvm::StringRef Before = Ctx.getText(F->first, End).rtrim();
-  if (!Before.ends_with(";") && !Before.ends_with("}")) {
-    llvm::StringRef Code = Ctx.getCode();
-    size_t Semi = End;
-    while (Semi < Code.size() && llvm::isSpace(Code[Semi]))
-      ++Semi;
-    if (Semi >= Code.size() || Code[Semi] != ';')
-      return std::nullopt;
-    End = Semi + 1;
+bool maxcode::isInStd(const Decl *D) {
+  const DeclContext *DC = D->getDeclContext();
+  while (DC && !DC->isStdNamespace()) {
+    if (DC->isTranslationUnit())
+      return false;
+    DC = DC->getParent();
   }
-  return std::make_pair(F->first, End);
+  return DC != nullptr;
+}
+
+bool maxcode::isStdString(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->getIdentifier() || Spec->getName() != "basic_string" ||
+      !isInStd(Spec) || Spec->getTemplateArgs().size() < 1)
+    return false;
+  const TemplateArgument &Arg = Spec->getTemplateArgs()[0];
+  return Arg.getKind() == TemplateArgument::Type &&
+         (Arg.getAsType()->isSpecificBuiltinType(BuiltinType::Char_S) ||
+          Arg.getAsType()->isSpecificBuiltinType(BuiltinType::Char_U));
+}
+
+std::vector<const FunctionDecl *>
+maxcode::instantiationsOf(const FunctionDecl *FD) {
+  std::vector<const FunctionDecl *> Out;
+  if (const FunctionTemplateDecl *TD = FD->getDescribedFunctionTemplate()) {
+    for (const FunctionDecl *S : TD->specializations())
+      if (S->getBody())
+        Out.push_back(S);
+    return Out;
+  }
+  // A member of a class template: the instantiated classes hold the
+  // instantiated members.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  const ClassTemplateDecl *CTD =
+      MD ? MD->getParent()->getDescribedClassTemplate() : nullptr;
+  if (!CTD)
+    return Out;
+  for (const ClassTemplateSpecializationDecl *CS : CTD->specializations())
+    for (const Decl *D : CS->decls())
+      if (const auto *M = dyn_cast<FunctionDecl>(D))
+        if (M->getTemplateInstantiationPattern() == FD && M->getBody())
+          Out.push_back(M);
+  return Out;
+}
+
+std::string maxcode::describeFunction(const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda()) {
+    const auto *Outer = dyn_cast_or_null<FunctionDecl>(
+        MD->getParent()->getParentFunctionOrMethod());
+    return Outer ? "a lambda in " + describeFunction(Outer) : "a lambda";
+  }
+  return FD->getQualifiedNameAsString();
+}
+
+std::string maxcode::describeLines(std::vector<unsigned> Lines) {
+  llvm::sort(Lines);
+  Lines.erase(std::unique(Lines.begin(), Lines.end()), Lines.end());
+  if (Lines.empty())
+    return "";
+  if (Lines.size() == 1)
+    return "line " + std::to_string(Lines.front());
+  std::string Out = "lines ";
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    if (I)
+      Out += I + 1 == Lines.size() ? " and " : ", ";
+    Out += std::to_string(Lines[I]);
+  }
+  return Out;
 }

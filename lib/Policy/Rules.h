@@ -5,10 +5,11 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Private to lib/Policy: the registration hooks of each family of rules and
-/// the helpers they share (adding replacements, reading #include lines,
-/// finding the standard headers a file still needs, checking that a variable
-/// is not modified).
+/// Private to lib/Policy: the constructor of each rule (one file each under
+/// Rules/) and the helpers they share: statement ranges from the AST, the
+/// main file's includes as the SourceManager recorded them, the standard
+/// headers a file still needs, and the analyses (is it modified, is it free
+/// of side effects) the rules decide with.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -27,12 +29,13 @@
 
 namespace maxcode {
 
-// The C++ rules, by file.
+// The C++ rules.
 std::unique_ptr<Rule> createFastIORule();
 std::unique_ptr<Rule> createEndlToNewlineRule();
 std::unique_ptr<Rule> createPruneIncludesRule();
 std::unique_ptr<Rule> createRemoveUnusedGlobalsRule();
 std::unique_ptr<Rule> createStaticMainArraysRule();
+std::unique_ptr<Rule> createStringToCharBufferRule();
 std::unique_ptr<Rule> createHoistLoopInvariantRule();
 std::unique_ptr<Rule> createReserveBeforePushBackRule();
 std::unique_ptr<Rule> createLoopUnrollPragmaRule();
@@ -42,6 +45,7 @@ std::unique_ptr<Rule> createMapToUnorderedMapRule();
 std::unique_ptr<Rule> createSubstrCompareRule();
 std::unique_ptr<Rule> createPowToMultiplyRule();
 std::unique_ptr<Rule> createMemoizeRecursionRule();
+std::unique_ptr<Rule> createMonotoneLoopExitRule();
 std::unique_ptr<Rule> createGccPragmasRule();
 std::unique_ptr<Rule> createRestrictPointerParamsRule();
 
@@ -59,51 +63,88 @@ std::unique_ptr<Rule> createCudaWarpReduceRule();
 // Knob tuning.
 std::unique_ptr<Rule> createTuneConstantsRule();
 
-/// Adds a replacement of [Offset, Offset + Length) by \p Text to \p E. An
-/// identical replacement already there is not added twice. Returns false
-/// when it overlaps a different one (the edit must then be dropped).
-bool addReplacement(RuleEdit &E, const RuleContext &Ctx, unsigned Offset,
-                    unsigned Length, llvm::StringRef Text);
-
 /// Adds every replacement of \p From to \p Into; false on any conflict,
 /// leaving \p Into partly merged (callers merge into a copy).
 bool mergeReplacements(clang::tooling::Replacements &Into,
                        const clang::tooling::Replacements &From);
 
-/// One `#include` line of the main file.
-struct IncludeLine {
-  unsigned LineBegin = 0; ///< Offset of the line's first character.
-  unsigned LineEnd = 0;   ///< Offset after its newline.
-  std::string Name;       ///< Between the brackets or quotes.
-  bool Angled = false;
+//===----------------------------------------------------------------------===//
+// Statements and lines, from the AST and the lexer.
+//===----------------------------------------------------------------------===//
+
+/// The main-file range of statement \p S through its semicolon; a statement
+/// that starts with a macro (`rep(i, n) ...`) starts at the macro's name.
+/// None when it is not editable text of the main file.
+std::optional<clang::CharSourceRange> statementRange(const RuleContext &Ctx,
+                                                     const clang::Stmt *S);
+/// The range from the first statement's start to the last one's end.
+std::optional<clang::CharSourceRange> statementsRange(const RuleContext &Ctx,
+                                                      const clang::Stmt *First,
+                                                      const clang::Stmt *Last);
+
+/// True when no token comes before \p Loc (a main-file location) on its
+/// line: a preprocessor line can be inserted right before it.
+bool startsLine(const RuleContext &Ctx, clang::SourceLocation Loc);
+/// \p R widened to the whole lines it is on when nothing else is on them,
+/// so that removing it leaves no empty line.
+clang::CharSourceRange wholeLines(const RuleContext &Ctx,
+                                  clang::CharSourceRange R);
+/// Removes statement \p S (with its line when it is alone on it).
+bool removeStatement(RuleEdit &E, const RuleContext &Ctx, const clang::Stmt *S);
+/// Inserts \p Line as a line of its own before \p S, which must start its
+/// line; the proposer's formatting indents it.
+bool insertLineBefore(RuleEdit &E, const RuleContext &Ctx, const clang::Stmt *S,
+                      llvm::StringRef Line);
+
+/// The loops inside \p S (for, while, do, range-for), outermost first.
+std::vector<const clang::Stmt *> loopsIn(const clang::Stmt *S);
+/// The body of a loop statement.
+const clang::Stmt *loopBody(const clang::Stmt *Loop);
+/// True when \p Loop carries a loop pragma already (`#pragma unroll`,
+/// `#pragma GCC unroll`, which Clang keeps as a loop hint).
+bool hasLoopHint(clang::ASTContext &AST, const clang::Stmt *Loop);
+
+/// True when a line of the main file is `#pragma` followed by \p Words
+/// ("GCC", "optimize"), found by lexing the file.
+bool hasPragma(const RuleContext &Ctx, llvm::ArrayRef<llvm::StringRef> Words);
+
+/// The statement's parent, when it is a compound statement.
+const clang::CompoundStmt *compoundParent(clang::ASTContext &AST,
+                                          const clang::Stmt *S);
+/// The single parent of \p S in the AST, or null.
+const clang::Stmt *parentStmt(clang::ASTContext &AST, const clang::Stmt *S);
+
+//===----------------------------------------------------------------------===//
+// Includes.
+//===----------------------------------------------------------------------===//
+
+/// A file the main file includes directly, as the SourceManager recorded it.
+struct MainInclude {
+  clang::FileID File;
+  std::string Path;                 ///< The header's path.
+  clang::SourceLocation IncludedAt; ///< The directive's location.
 };
 
-/// The #include lines of the main file, in order, found by lexing it (lines
-/// inside a false #if are included: they are still text to edit around).
-std::vector<IncludeLine> findIncludeLines(const RuleContext &Ctx);
+/// The headers the main file includes directly, in order.
+std::vector<MainInclude> findMainIncludes(const RuleContext &Ctx);
 
-/// The offset right after the last #include line before the first #define
-/// of the main file (or the first line that is not a comment, a blank or a
-/// preprocessor line): where helpers can go, untouched by the program's own
-/// macros. None when a #define comes before every #include.
-std::optional<unsigned> findHelperInsertionPoint(const RuleContext &Ctx);
+/// `<iostream>` and `<bits/stdc++.h>`: the headers whose inclusion starts the
+/// stream library, and how they are spelled.
+llvm::StringRef streamHeaderSpelling(const MainInclude &I);
 
-/// True when no identifier of \p HelperText is a macro the main file
-/// defines before \p Offset (such a macro would change the helper).
-bool helperIsMacroSafe(const RuleContext &Ctx, llvm::StringRef HelperText,
-                       unsigned Offset);
-
-/// The standard headers the main file needs, beyond the includes it keeps,
-/// when the #include lines \p Removed (indices into \p Includes) go away:
-/// one for every declaration or macro the file uses that came in only
-/// through them. \p Ignore skips uses (a declaration and where it is
-/// named) that the caller's rewrite removes. Returns "<vector>"-style names,
-/// sorted, without duplicates.
+/// The standard headers the main file needs when the direct includes
+/// \p Removed go away: one for every declaration or macro the file uses that
+/// came in only through them. \p Ignore skips uses (a declaration and where
+/// it is named) that the caller's rewrite removes. Returns "<vector>"-style
+/// names, sorted, without duplicates.
 std::vector<std::string> findHeadersNeededWithout(
-    const RuleContext &Ctx, llvm::ArrayRef<IncludeLine> Includes,
-    llvm::ArrayRef<unsigned> Removed,
+    const RuleContext &Ctx, llvm::ArrayRef<clang::FileID> Removed,
     llvm::function_ref<bool(const clang::Decl *, clang::SourceLocation)>
         Ignore);
+
+//===----------------------------------------------------------------------===//
+// Analyses.
+//===----------------------------------------------------------------------===//
 
 /// True when \p Var may be modified (assigned, incremented, bound to a
 /// non-const reference, its address taken, a non-const member called) in
@@ -115,14 +156,15 @@ bool isMutatedIn(const clang::VarDecl *Var, const clang::Stmt *Scope,
 /// parameters and constants (safe to evaluate once more or once less).
 bool isSimpleSideEffectFree(const clang::Expr *E, clang::ASTContext &AST);
 
+/// True when evaluating \p E twice gives the same value and changes
+/// nothing: isSimpleSideEffectFree, and also element reads and size queries
+/// of standard containers and strings (`v[i] % k`, `s.size()`), the const
+/// members of standard types and calls of functions Clang knows to be pure.
+bool isRepeatable(const clang::Expr *E, clang::ASTContext &AST);
+
 /// The VarDecls \p S refers to.
 llvm::SmallPtrSet<const clang::VarDecl *, 8>
 referencedVars(const clang::Stmt *S);
-
-/// Functions of the main file defined inside [Ctx.getEditBegin(),
-/// Ctx.getEditEnd()), the target first.
-std::vector<const clang::FunctionDecl *>
-editableFunctions(const RuleContext &Ctx);
 
 /// The variable whose storage an argument designates: `a`, `&a[0]`,
 /// `a + 1`, `v.data()`; null for pointers, which may point anywhere.
@@ -131,23 +173,45 @@ const clang::VarDecl *storageVariable(const clang::Expr *E);
 /// True when \p Body assigns through \p P (`P[i] = `, `*P += `, `++P[i]`).
 bool writesThrough(const clang::ParmVarDecl *P, const clang::Stmt *Body);
 
-/// The bytes of the statements \p First..\p Last in the main file,
-/// through the last one's semicolon; a statement written with a macro
-/// starts at the macro's name.
-std::optional<std::pair<unsigned, unsigned>>
-statementFileRange(const RuleContext &Ctx, const clang::Stmt *First,
-                   const clang::Stmt *Last);
+/// True when \p D is declared inside namespace std.
+bool isInStd(const clang::Decl *D);
+/// std::basic_string<char>.
+bool isStdString(clang::QualType T);
 
-/// A piece of a text to replace, relative to the text's own start.
-struct TextEdit {
-  unsigned Offset;
-  unsigned Length;
-  std::string Text;
+/// The instantiations of the function template, or of the member of a class
+/// template, whose pattern is \p FD; empty when there are none.
+std::vector<const clang::FunctionDecl *>
+instantiationsOf(const clang::FunctionDecl *FD);
+
+/// The name a description uses for \p FD: its qualified name, or "a lambda
+/// in F" for a lambda's call operator.
+std::string describeFunction(const clang::FunctionDecl *FD);
+
+/// `line N` or `lines N, M and K`, for descriptions.
+std::string describeLines(std::vector<unsigned> Lines);
+
+//===----------------------------------------------------------------------===//
+// What fast-io and string-to-char-buffer share.
+//===----------------------------------------------------------------------===//
+
+/// A std::string of main that can be a char array: declared at the top of
+/// main without an initializer, and only read into with `>>`, written with
+/// `<<`, indexed, measured and compared.
+struct CharBuffer {
+  const clang::VarDecl *Var = nullptr;
+  /// The array's size (the rule's BufferSize option).
+  unsigned Size = 0;
+  /// The declaration, the size queries and the comparisons rewritten (the
+  /// stream statements are fast-io's).
+  clang::tooling::Replacements Replaces;
+  bool NeedsCString = false; ///< strlen or strcmp is used.
+  /// Where the uses that keep their text name std::string's members (the
+  /// operator of `s[i]`): a header check must not count them.
+  std::vector<clang::SourceLocation> StringMemberUses;
 };
 
-/// \p Text with \p Edits (non-overlapping, any order) applied.
-std::string applyTextEdits(llvm::StringRef Text,
-                           std::vector<TextEdit> Edits);
+/// The strings of the file that can be char buffers, with their edits.
+std::vector<CharBuffer> findCharBuffers(const RuleContext &Ctx);
 
 //===----------------------------------------------------------------------===//
 // CUDA helpers (CudaUtils.cpp).
@@ -212,6 +276,11 @@ std::optional<int64_t> integerValue(const clang::Expr *E,
 /// product of the dimensions.
 std::optional<int64_t> launchBlockSize(const clang::CUDAKernelCallExpr *L,
                                        clang::ASTContext &AST);
+
+/// The kernels (`__global__`) or all device functions among the functions
+/// the rules may rewrite.
+std::vector<const clang::FunctionDecl *> deviceFunctions(const RuleContext &Ctx,
+                                                         bool KernelsOnly);
 
 } // namespace maxcode
 

@@ -38,6 +38,7 @@ RulesProposer::propose(const Observation &Obs, unsigned K) {
   RuleRequest R;
   R.Parsed = &*Parsed;
   R.T = T;
+  R.OriginalText = Obs.OriginalText;
   R.Selection = Selection;
   R.Options = Options;
   R.Critiques = Obs.Critiques;

@@ -7,12 +7,20 @@
 #include "maxcode/Policy/RulesProposer.h"
 #include "Rules.h"
 #include "maxcode/Rewrite/Scope.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Format/Format.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/LineIterator.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace maxcode;
+using namespace clang;
 
 namespace {
 /// A tag and the rules whose score it multiplies.
@@ -26,11 +34,12 @@ const Promotion Promotions[] = {
     {CritiqueTag::IOBound, 2.0, {"fast-io", "endl-to-newline", nullptr}},
     {CritiqueTag::StartupBound,
      2.0,
-     {"fast-io", "prune-includes", "remove-unused-globals", nullptr}},
+     {"fast-io", "prune-includes", "remove-unused-globals",
+      "string-to-char-buffer"}},
     {CritiqueTag::HotLoop,
      1.5,
      {"hoist-loop-invariant", "loop-unroll-pragma", "gcc-pragmas",
-      "memoize-recursion"}},
+      "monotone-loop-exit"}},
     {CritiqueTag::MemoryBound,
      2.0,
      {"cuda-vectorize-float4", "cuda-restrict-ldg", "cuda-smem-tiling",
@@ -88,11 +97,162 @@ double maxcode::critiqueFactor(llvm::StringRef RuleId,
   return Factor;
 }
 
-std::vector<RuleEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
-  std::vector<RuleEdit> Edits;
+//===----------------------------------------------------------------------===//
+// Formatting what the rules wrote.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// True when a clang-format style file is in \p File's folder or above it.
+bool hasStyleFile(llvm::StringRef File) {
+  for (llvm::StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir)) {
+    for (const char *Name : {".clang-format", "_clang-format"}) {
+      llvm::SmallString<256> P(Dir);
+      llvm::sys::path::append(P, Name);
+      if (llvm::sys::fs::exists(P))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// LLVM's style with the file's own indentation (tabs or N spaces), brace
+/// placement and line breaks: what a file without a .clang-format gets, so
+/// that the lines a rule changes look like their neighbours.
+format::FormatStyle styleOfFile(llvm::StringRef Code) {
+  format::FormatStyle S = format::getLLVMStyle();
+  unsigned TabLines = 0, SpaceLines = 0, BraceLines = 0, OpenLines = 0;
+  unsigned MinSpaces = 0;
+  std::unique_ptr<llvm::MemoryBuffer> Buf =
+      llvm::MemoryBuffer::getMemBuffer(Code, "", false);
+  for (llvm::line_iterator L(*Buf, /*SkipBlanks=*/true); !L.is_at_end(); ++L) {
+    llvm::StringRef Line = *L;
+    llvm::StringRef Body = Line.ltrim(" \t");
+    if (Body.starts_with("*") || Body.starts_with("//") || Body.empty())
+      continue;
+    if (Line.starts_with("\t"))
+      ++TabLines;
+    else if (Line.starts_with(" ")) {
+      ++SpaceLines;
+      unsigned N = Line.size() - Line.ltrim(' ').size();
+      if (!MinSpaces || N < MinSpaces)
+        MinSpaces = N;
+    }
+    if (Body.rtrim() == "{")
+      ++BraceLines;
+    else if (Body.rtrim().ends_with("{"))
+      ++OpenLines;
+  }
+  if (TabLines > SpaceLines) {
+    S.UseTab = format::FormatStyle::UT_ForIndentation;
+    S.IndentWidth = S.TabWidth = 4;
+  } else if (MinSpaces >= 2 && MinSpaces <= 8) {
+    S.IndentWidth = MinSpaces;
+  }
+  if (BraceLines > OpenLines)
+    S.BreakBeforeBraces = format::FormatStyle::BS_Allman;
+  // Keep the file's line breaks and blank lines: a rule's edit reflows
+  // nothing else.
+  S.ColumnLimit = 0;
+  S.MaxEmptyLinesToKeep = 1000;
+  S.KeepEmptyLines.AtStartOfBlock = true;
+  S.BreakTemplateDeclarations = format::FormatStyle::BTDS_Leave;
+  return S;
+}
+
+format::FormatStyle styleFor(llvm::StringRef File, llvm::StringRef Code) {
+  format::FormatStyle S = styleOfFile(Code);
+  if (hasStyleFile(File)) {
+    llvm::Expected<format::FormatStyle> FromFile =
+        format::getStyle("file", File, "LLVM", Code);
+    if (FromFile)
+      S = *FromFile;
+    else
+      llvm::consumeError(FromFile.takeError());
+  }
+  // The rules add the headers they need; the user's order stays.
+  S.SortIncludes = format::FormatStyle::SI_Never;
+  return S;
+}
+} // namespace
+
+llvm::Expected<std::string>
+maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
+                               const tooling::Replacements &Replaces) {
+  format::FormatStyle Style = styleFor(File, Code);
+  llvm::Expected<tooling::Replacements> Cleaned =
+      format::cleanupAroundReplacements(Code, Replaces, Style);
+  if (!Cleaned)
+    return Cleaned.takeError();
+  llvm::Expected<std::string> Text =
+      tooling::applyAllReplacements(Code, *Cleaned);
+  if (!Text)
+    return Text.takeError();
+  // Format the text the rules wrote, not the lines they only deleted from.
+  std::vector<tooling::Range> Ranges;
+  for (const tooling::Range &R : Cleaned->getAffectedRanges())
+    if (R.getLength() > 0)
+      Ranges.push_back(R);
+  if (Ranges.empty())
+    return Text;
+  tooling::Replacements Layout = format::reformat(Style, *Text, Ranges, File);
+  return tooling::applyAllReplacements(*Text, Layout);
+}
+
+//===----------------------------------------------------------------------===//
+// Edits and variants.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The function definitions of the main file with their byte ranges: where
+/// an edit is.
+struct FunctionSpan {
+  unsigned Begin, End;
+  std::string Name;
+};
+
+std::vector<FunctionSpan> functionSpans(ASTContext &AST) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const SourceManager &SM;
+    std::vector<FunctionSpan> Spans;
+    explicit Finder(const SourceManager &SM) : SM(SM) {}
+    bool VisitFunctionDecl(FunctionDecl *FD) {
+      if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
+          FD->isTemplateInstantiation())
+        return true;
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+          MD && MD->getParent()->isLambda())
+        return true;
+      SourceLocation B = SM.getExpansionLoc(FD->getBeginLoc());
+      SourceLocation E = SM.getExpansionLoc(FD->getEndLoc());
+      if (!SM.isWrittenInMainFile(B) || !SM.isWrittenInMainFile(E))
+        return true;
+      Spans.push_back({SM.getFileOffset(B), SM.getFileOffset(E) + 1,
+                       FD->getQualifiedNameAsString()});
+      return true;
+    }
+  } F(AST.getSourceManager());
+  F.TraverseDecl(AST.getTranslationUnitDecl());
+  return F.Spans;
+}
+
+/// The innermost function holding \p Offset, or "".
+std::string placeOf(llvm::ArrayRef<FunctionSpan> Spans, unsigned Offset) {
+  const FunctionSpan *Best = nullptr;
+  for (const FunctionSpan &S : Spans)
+    if (Offset >= S.Begin && Offset < S.End &&
+        (!Best || S.End - S.Begin < Best->End - Best->Begin))
+      Best = &S;
+  return Best ? Best->Name : "";
+}
+} // namespace
+
+std::vector<PlacedEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
+  std::vector<PlacedEdit> Edits;
   if (!R.Parsed || !R.Parsed->AST || !R.T)
     return Edits;
-  RuleContext Ctx(*R.Parsed, *R.T, R.Options);
+  RuleContext Ctx(*R.Parsed, *R.T, R.Options, R.OriginalText);
+  std::vector<FunctionSpan> Spans = functionSpans(Ctx.getASTContext());
   for (const Rule *Rl : R.Selection.getEnabledRules()) {
     if (Rl->isCudaOnly() && !Ctx.isCuda())
       continue;
@@ -102,24 +262,35 @@ std::vector<RuleEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
     for (RuleEdit &E : Out) {
       if (E.Replaces.empty())
         continue;
+      PlacedEdit P;
+      for (const tooling::Replacement &Rep : E.Replaces) {
+        // Header insertions and removals are outside every function.
+        std::string Place = Rep.getOffset() == UINT_MAX
+                                ? std::string()
+                                : placeOf(Spans, Rep.getOffset());
+        if (!llvm::is_contained(P.Places, Place))
+          P.Places.push_back(Place);
+        if (Rep.getOffset() != UINT_MAX &&
+            Rep.getOffset() >= R.T->BeginOffset &&
+            Rep.getOffset() + Rep.getLength() <= R.T->EndOffset)
+          P.InTarget = true;
+      }
       E.Score *= Factor;
-      // Edits inside the target come before edits elsewhere.
-      bool Inside = llvm::all_of(E.Replaces, [&](const auto &Rep) {
-        return Rep.getOffset() >= R.T->BeginOffset &&
-               Rep.getOffset() + Rep.getLength() <= R.T->EndOffset;
-      });
-      if (Inside)
+      // The target's edits come first among equals.
+      if (P.InTarget)
         E.Score += 1;
-      Edits.push_back(std::move(E));
+      P.Edit = std::move(E);
+      Edits.push_back(std::move(P));
     }
   }
-  auto TieBreak = [&](const RuleEdit &E) {
-    return llvm::xxh3_64bits(E.RuleId + "\n" + E.Description) ^ R.Seed;
+  auto TieBreak = [&](const PlacedEdit &E) {
+    return llvm::xxh3_64bits(E.Edit.RuleId + "\n" + E.Edit.Description) ^
+           R.Seed;
   };
   std::stable_sort(Edits.begin(), Edits.end(),
-                   [&](const RuleEdit &A, const RuleEdit &B) {
-                     if (A.Score != B.Score)
-                       return A.Score > B.Score;
+                   [&](const PlacedEdit &A, const PlacedEdit &B) {
+                     if (A.Edit.Score != B.Edit.Score)
+                       return A.Edit.Score > B.Edit.Score;
                      return TieBreak(A) < TieBreak(B);
                    });
   return Edits;
@@ -136,15 +307,15 @@ public:
 
   /// Adds the variant applying \p Edits together; false when they conflict,
   /// do not apply, break the scope, or give a text seen before.
-  bool add(llvm::ArrayRef<const RuleEdit *> Edits) {
+  bool add(llvm::ArrayRef<const PlacedEdit *> Edits) {
     if (Out.size() >= R.MaxCount || Edits.empty())
       return false;
-    clang::tooling::Replacements All;
-    for (const RuleEdit *E : Edits)
-      if (!mergeReplacements(All, E->Replaces))
+    tooling::Replacements All;
+    for (const PlacedEdit *E : Edits)
+      if (!mergeReplacements(All, E->Edit.Replaces))
         return false;
     llvm::Expected<std::string> Text =
-        clang::tooling::applyAllReplacements(Code, All);
+        applyRuleReplacements(Code, R.T->File, All);
     if (!Text) {
       llvm::consumeError(Text.takeError());
       return false;
@@ -157,10 +328,24 @@ public:
     }
     Variant V;
     V.Text = std::move(*Text);
-    for (const RuleEdit *E : Edits) {
-      if (!llvm::is_contained(V.Rules, E->RuleId))
-        V.Rules.push_back(E->RuleId);
-      V.Description += (V.Description.empty() ? "" : "; ") + E->Description;
+    for (const PlacedEdit *E : Edits) {
+      if (!llvm::is_contained(V.Rules, E->Edit.RuleId))
+        V.Rules.push_back(E->Edit.RuleId);
+      V.Description +=
+          (V.Description.empty() ? "" : "; ") + E->Edit.Description;
+      // The file around the functions is named only when the edit changes
+      // nothing else (a pragma, an include).
+      bool OnlyFile = llvm::all_of(
+          E->Places, [](const std::string &P) { return P.empty(); });
+      for (const std::string &Place : E->Places) {
+        if (Place.empty() && !OnlyFile)
+          continue;
+        bool Known = llvm::any_of(V.Changes, [&](const VariantChange &C) {
+          return C.Where == Place && C.What == E->Edit.Label;
+        });
+        if (!Known)
+          V.Changes.push_back({Place, E->Edit.Label});
+      }
     }
     Out.push_back(std::move(V));
     return true;
@@ -176,45 +361,52 @@ private:
   std::vector<Variant> Out;
 };
 
-/// The most promising compatible edits, at most one per group, in order;
-/// at most \p Limit of them.
-std::vector<const RuleEdit *> compatiblePrefix(llvm::ArrayRef<RuleEdit> Edits,
-                                               size_t Limit) {
-  std::vector<const RuleEdit *> Chosen;
-  clang::tooling::Replacements All;
+/// The most promising compatible edits of those \p Keep accepts, at most
+/// one per group, in order.
+std::vector<const PlacedEdit *>
+compatibleEdits(llvm::ArrayRef<PlacedEdit> Edits,
+                llvm::function_ref<bool(const PlacedEdit &)> Keep) {
+  std::vector<const PlacedEdit *> Chosen;
+  tooling::Replacements All;
   llvm::StringSet<> Groups;
-  for (const RuleEdit &E : Edits) {
-    if (Chosen.size() >= Limit)
-      break;
-    if (!E.Combinable || (!E.Group.empty() && Groups.contains(E.Group)))
+  for (const PlacedEdit &E : Edits) {
+    if (!E.Edit.Combinable || !Keep(E) ||
+        (!E.Edit.Group.empty() && Groups.contains(E.Edit.Group)))
       continue;
-    clang::tooling::Replacements Trial = All;
-    if (!mergeReplacements(Trial, E.Replaces))
+    tooling::Replacements Trial = All;
+    if (!mergeReplacements(Trial, E.Edit.Replaces))
       continue;
     All = std::move(Trial);
     Chosen.push_back(&E);
-    if (!E.Group.empty())
-      Groups.insert(E.Group);
+    if (!E.Edit.Group.empty())
+      Groups.insert(E.Edit.Group);
   }
   return Chosen;
 }
 } // namespace
 
 std::vector<Variant> maxcode::proposeWithRules(const RuleRequest &R) {
-  std::vector<RuleEdit> Edits = collectRuleEdits(R);
+  std::vector<PlacedEdit> Edits = collectRuleEdits(R);
   if (Edits.empty())
     return {};
-  const clang::SourceManager &SM = R.Parsed->AST->getSourceManager();
+  const SourceManager &SM = R.Parsed->AST->getSourceManager();
   llvm::StringRef Code = SM.getBufferData(SM.getMainFileID());
   VariantBuilder B(R, Code);
 
   // Everything that goes together first: with a small budget the one
   // variant that applies every safe rule is the best single bet.
-  std::vector<const RuleEdit *> All = compatiblePrefix(Edits, Edits.size());
+  std::vector<const PlacedEdit *> All =
+      compatibleEdits(Edits, [](const PlacedEdit &) { return true; });
   if (All.size() > 1)
     B.add(All);
+  // Then the target's own edits together, without what they would change
+  // elsewhere: the fix of the target alone, for the search to measure.
+  std::vector<const PlacedEdit *> Target =
+      compatibleEdits(Edits, [](const PlacedEdit &E) { return E.InTarget; });
+  if (Target.size() > 1 && Target.size() < All.size())
+    B.add(Target);
   // Then each edit alone, so that a failing combination is taken apart.
-  for (const RuleEdit &E : Edits) {
+  for (const PlacedEdit &E : Edits) {
     if (B.full())
       break;
     B.add({&E});

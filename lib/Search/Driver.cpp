@@ -595,6 +595,7 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   RO.CompilerIsGCC = buildsWithGcc(S.RC.Command, S.File);
   RO.Scope = S.Eval->config().Scope;
   RO.HostFeatures = getHostPragmaFeatures();
+  RO.CheckOptions = Opts.RuleCheckOptions;
   RulesProposer Proposer(S.RC.Command, S.File, Opts.Parse,
                          std::move(*Selection), RO, Opts.Search.Seed);
   RulesCritic TheRulesCritic;
@@ -748,6 +749,7 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
       O["winner"] = llvm::json::Object{{"text", W->V.Text},
                                        {"rules", W->V.Rules},
                                        {"description", W->V.Description},
+                                       {"summary", winnerSummary(R, S.T.Name)},
                                        {"node", W->Id}};
     if (LLM.Ledger)
       O["llm"] = LLM.Ledger->toJSON();
@@ -800,9 +802,11 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
     Out << "; nothing changed\n";
     return ExitCode;
   }
-  Out << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}) by "
-                       "{3}\n",
-                       Speedup, Noise * 100, Unit, winnerDescription(R));
+  std::string Summary = winnerSummary(R, S.T.Name);
+  Out << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}){3}\n",
+                       Speedup, Noise * 100, Unit,
+                       Summary.empty() ? " by " + winnerDescription(R)
+                                       : ": " + Summary);
   // What a reviewer should look at before applying: calls the original does
   // not make that reach outside the program.
   for (const ApiUse &U : AddedCalls)

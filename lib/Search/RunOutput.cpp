@@ -28,6 +28,46 @@ std::string maxcode::winnerDescription(const SearchResult &R) {
   return llvm::join(Steps, "; then ");
 }
 
+std::string maxcode::winnerSummary(const SearchResult &R,
+                                   llvm::StringRef TargetName) {
+  // Every step's places, first seen first, each with what changed there.
+  std::vector<std::pair<std::string, std::vector<std::string>>> Places;
+  std::vector<int> Path;
+  for (int I = R.Winner; I >= 0 && R.Nodes[I].Parent >= 0;
+       I = R.Nodes[I].Parent)
+    Path.push_back(I);
+  if (Path.empty())
+    return "";
+  for (auto It = Path.rbegin(); It != Path.rend(); ++It) {
+    const Variant &V = R.Nodes[*It].V;
+    if (V.Changes.empty())
+      return ""; // A step that does not say (an LLM's, a user's file).
+    for (const VariantChange &C : V.Changes) {
+      auto P = llvm::find_if(Places,
+                             [&](const auto &X) { return X.first == C.Where; });
+      if (P == Places.end()) {
+        Places.push_back({C.Where, {}});
+        P = std::prev(Places.end());
+      }
+      if (!llvm::is_contained(P->second, C.What))
+        P->second.push_back(C.What);
+    }
+  }
+  std::stable_partition(Places.begin(), Places.end(),
+                        [&](const auto &X) { return X.first == TargetName; });
+  std::vector<std::string> Parts;
+  for (const auto &[Where, What] : Places)
+    Parts.push_back((Where.empty() ? std::string("the file") : Where) + " (" +
+                    llvm::join(What, ", ") + ")");
+  std::string List = Parts.back();
+  if (Parts.size() > 1)
+    List = llvm::join(llvm::ArrayRef(Parts).drop_back(), ", ") + " and " +
+           Parts.back();
+  if (Places.front().first == TargetName)
+    return "changed " + List;
+  return TargetName.str() + " unchanged; the speedup came from " + List;
+}
+
 SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
                                        llvm::StringRef Diff) {
   const RunOptions &Opts = S.Opts;
@@ -147,10 +187,12 @@ int maxcode::writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
   if (!Opts.ExportFixes.empty()) {
     std::string Message = "no verified improvement";
     if (S.Improved) {
-      Message = llvm::formatv("{0}: verified speedup {1:f3}x ({2}) by {3}",
-                              S.T.Name, S.Result.Verification->Ratio,
-                              measureModeName(Opts.Measure),
-                              winnerDescription(S.Result))
+      std::string Summary = winnerSummary(S.Result, S.T.Name);
+      Message = llvm::formatv(
+                    "{0}: verified speedup {1:f3}x ({2}){3}", S.T.Name,
+                    S.Result.Verification->Ratio, measureModeName(Opts.Measure),
+                    Summary.empty() ? " by " + winnerDescription(S.Result)
+                                    : ": " + Summary)
                     .str();
     }
     if (llvm::Error E = exportFixes(*W.Fixes, Opts.ExportFixes, Message))

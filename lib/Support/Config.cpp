@@ -16,8 +16,17 @@
 
 using namespace maxcode;
 
+LLVM_YAML_IS_SEQUENCE_VECTOR(maxcode::RuleOptionEntry)
+
 namespace llvm {
 namespace yaml {
+template <> struct MappingTraits<RuleOptionEntry> {
+  static void mapping(IO &IO, RuleOptionEntry &O) {
+    IO.mapRequired("key", O.Key);
+    IO.mapRequired("value", O.Value);
+  }
+};
+
 // The keys of `.clang-maxcode`, spelled like those of `.clang-tidy`. Adding
 // one means adding it to docs/Editors.md too.
 template <> struct MappingTraits<SearchOptions> {
@@ -39,6 +48,8 @@ template <> struct MappingTraits<SearchOptions> {
     IO.mapOptional("Sandbox", O.Sandbox);
     IO.mapOptional("LLMRecord", O.LLMRecord);
     IO.mapOptional("LLMReplay", O.LLMReplay);
+    IO.mapOptional("Rules", O.Rules);
+    IO.mapOptional("CheckOptions", O.CheckOptions);
   }
 };
 } // namespace yaml
@@ -66,6 +77,8 @@ void SearchOptions::overrideWith(const SearchOptions &Other) {
   Take(Sandbox, Other.Sandbox);
   Take(LLMRecord, Other.LLMRecord);
   Take(LLMReplay, Other.LLMReplay);
+  Take(Rules, Other.Rules);
+  Take(CheckOptions, Other.CheckOptions);
 }
 
 std::vector<std::pair<std::string, std::string>>
@@ -100,6 +113,10 @@ SearchOptions::toFlags() const {
   Add("sandbox", Sandbox);
   Add("llm-record", LLMRecord);
   Add("llm-replay", LLMReplay);
+  Add("rules", Rules);
+  if (CheckOptions)
+    for (const RuleOptionEntry &E : *CheckOptions)
+      Out.push_back({"rule-option", E.Key + "=" + E.Value});
   return Out;
 }
 

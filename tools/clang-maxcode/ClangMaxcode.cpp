@@ -206,6 +206,12 @@ static cl::opt<std::string> RuleGlobs(
     cl::desc("Rules the rules policy may use: comma-separated globs, '-' "
              "turns off, later wins (default: all)"),
     cl::value_desc("globs"), cl::cat(MaxcodeCategory));
+static cl::list<std::string> RuleOptionArgs(
+    "rule-option",
+    cl::desc("A rule's option, as clang-tidy's CheckOptions: "
+             "<rule-id>.<Key>=<value> (docs/rules/<id>.md); repeatable, "
+             "given, replaces the CheckOptions of .clang-maxcode"),
+    cl::value_desc("id.Key=value"), cl::cat(MaxcodeCategory));
 static cl::opt<bool> ListRules("list-rules",
                                cl::desc("List the rewrite rules and exit"),
                                cl::cat(MaxcodeCategory));
@@ -459,6 +465,11 @@ int main(int argc, const char **argv) {
 
   Opts.Sources = Sources;
   Opts.BuildPath = BuildPath;
+  // --rule-option, or the CheckOptions of the configuration files when the
+  // command line gives none (the loop over toFlags above).
+  for (const std::string &A : RuleOptionArgs)
+    if (Error Err = parseRuleOptionAssignment(A, Opts.RuleCheckOptions))
+      return userError(toString(std::move(Err)));
   Opts.FlagsAfterDashDash = std::move(Fixed);
   Opts.JSON = Format == OutputFormat::JSON;
   void *Anchor = reinterpret_cast<void *>(&userError);
@@ -546,6 +557,7 @@ int main(int argc, const char **argv) {
     LV.Parse = Opts.Parse;
     LV.TargetNames = Opts.TargetNames;
     LV.Rules = RuleGlobs;
+    LV.CheckOptions = Opts.RuleCheckOptions;
     LV.Scope = Opts.Scope;
     LV.WriteDir = WriteVariants;
     return listVariantsMain(LV, outs(), errs());

@@ -57,12 +57,21 @@ TEST(RulesProposerTest, CombinedVariantFirstThenEachEdit) {
   RuleRequest R = request(P, "fast-io,endl-to-newline,pow-to-multiply");
   std::vector<Variant> Vs = proposeWithRules(R);
   ASSERT_GE(Vs.size(), 3u);
-  EXPECT_EQ(Vs[0].Rules, (std::vector<std::string>{
-                             "fast-io", "endl-to-newline", "pow-to-multiply"}));
-  EXPECT_NE(Vs[0].Text.find("mc_out << ((double)(i) * (i)) << '\\n';"),
+  // endl-to-newline rewrites what fast-io's printf replaces: one of them.
+  EXPECT_EQ(Vs[0].Rules,
+            (std::vector<std::string>{"fast-io", "pow-to-multiply"}));
+  EXPECT_NE(Vs[0].Text.find("printf(\"%g\\n\", ((double)i * i));"),
             std::string::npos)
       << Vs[0].Text;
+  EXPECT_NE(Vs[0].Text.find("scanf(\"%d\", &n);"), std::string::npos)
+      << Vs[0].Text;
   EXPECT_EQ(Vs[0].Text.find("#include <iostream>"), std::string::npos);
+  EXPECT_NE(Vs[0].Text.find("#include <cstdio>"), std::string::npos);
+  // Where it changed what, for the summary of a winner.
+  ASSERT_EQ(Vs[0].Changes.size(), 2u);
+  EXPECT_EQ(Vs[0].Changes[0].Where, "main");
+  EXPECT_EQ(Vs[0].Changes[0].What, "stdio");
+  EXPECT_EQ(Vs[0].Changes[1].What, "multiplication");
   // Then the edits alone, most promising first.
   EXPECT_EQ(Vs[1].Rules, std::vector<std::string>{"fast-io"});
   for (const Variant &V : Vs)
@@ -79,9 +88,11 @@ TEST(RulesProposerTest, BlamedRulesGoLastAndTagsPromote) {
   R.Critiques = Cs;
   EXPECT_DOUBLE_EQ(critiqueFactor("fast-io", Cs), 0.1);
   EXPECT_DOUBLE_EQ(critiqueFactor("endl-to-newline", Cs), 1.0);
-  std::vector<RuleEdit> Edits = collectRuleEdits(R);
-  ASSERT_EQ(Edits.size(), 3u);
-  EXPECT_EQ(Edits.back().RuleId, "fast-io");
+  // fast-io offers stdio and, as its alternative, unsynced streams.
+  std::vector<PlacedEdit> Edits = collectRuleEdits(R);
+  ASSERT_EQ(Edits.size(), 4u);
+  EXPECT_EQ(Edits.back().Edit.RuleId, "fast-io");
+  EXPECT_TRUE(Edits.back().InTarget);
 
   Critique IO;
   IO.Tags = {CritiqueTag::Faster, CritiqueTag::IOBound};

@@ -69,6 +69,28 @@ LLMReplay: replay
     })) << Key;
 }
 
+TEST(ConfigTest, RuleGlobsAndCheckOptions) {
+  auto O = parseConfig(R"(
+Rules: '*,-gcc-pragmas'
+CheckOptions:
+  - key: string-to-char-buffer.BufferSize
+    value: 200001
+  - key: pow-to-multiply.MaxExponent
+    value: 3
+)",
+                       "/p", "/p/.clang-maxcode");
+  ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
+  EXPECT_EQ(O->toArguments(),
+            (std::vector<std::string>{
+                "--rules=*,-gcc-pragmas",
+                "--rule-option=string-to-char-buffer.BufferSize=200001",
+                "--rule-option=pow-to-multiply.MaxExponent=3"}));
+  auto NoValue =
+      parseConfig("CheckOptions:\n  - key: a.B\n", "/p", "/p/.clang-maxcode");
+  EXPECT_FALSE(bool(NoValue));
+  llvm::consumeError(NoValue.takeError());
+}
+
 TEST(ConfigTest, EmptyAndUnknownKeysAreFine) {
   auto Empty = parseConfig("", "/p", "/p/.clang-maxcode");
   ASSERT_TRUE(bool(Empty));

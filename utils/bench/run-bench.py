@@ -14,7 +14,8 @@ Suites:
 Per problem and configuration it records the verified speedup (in
 instructions, and in wall time by re-measuring the winner), the winner's
 status (re-checked here, independently of the tool, by compiling it with
-g++ and diffing every test with PIE's rule), evaluations used, the search's
+g++ and diffing every test with PIE's rule), the number of lines its diff
+changes, evaluations used, the search's
 wall time and the tool's overhead per evaluation against the bare
 compile-and-run floor. It writes OUT/bench.md (the tables), OUT/bench.json
 (everything) and OUT/budget.svg (geometric-mean speedup against budget).
@@ -24,6 +25,7 @@ compile-and-run floor. It writes OUT/bench.md (the tables), OUT/bench.json
 """
 import argparse
 import datetime
+import difflib
 import json
 import math
 import os
@@ -236,6 +238,18 @@ def held_out_store(args, shared, problem, work):
 
 # --- Aggregates and output -------------------------------------------------
 
+def changed_lines(before, after):
+    """Lines removed plus lines added by the diff of two texts: how much a
+    reviewer reads."""
+    n = 0
+    for line in difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                     lineterm="", n=0):
+        if line.startswith(("---", "+++", "@@")):
+            continue
+        n += line.startswith(("+", "-"))
+    return n
+
+
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
 
@@ -260,6 +274,10 @@ def aggregate(rows, problems):
              for r in rows if problems[r["problem"]].get("human")]
     agg["human_pairs"] = len(human)
     agg["at_least_human"] = sum(1 for s, h in human if s >= h)
+    changed = [r["changed_lines"] for r in rows
+               if r.get("changed_lines") is not None]
+    agg["changed_lines_median"] = (statistics.median(changed) if changed
+                                   else None)
     overheads = [r["overhead"] for r in rows if r.get("overhead") is not None]
     agg["overhead_median"] = statistics.median(overheads) if overheads else None
     return agg
@@ -326,20 +344,22 @@ def markdown(result):
     L.append("")
     L.append("| configuration | problems | geomean | median | >= 1.1x | "
              + " | ".join("fast_%g" % p for p in FAST_P)
-             + " | wrong winners | errors | evaluations | search time (s) | "
-             "overhead/eval | >= human |")
-    L.append("| --- " * (11 + len(FAST_P)) + "|")
+             + " | wrong winners | errors | changed lines (median) | "
+             "evaluations | search time (s) | overhead/eval | >= human |")
+    L.append("| --- " * (12 + len(FAST_P)) + "|")
     for name in result["configs"]:
         if name not in result["aggregates"]:
             continue
         a = result["aggregates"][name]
-        L.append("| %s | %d | %.3fx | %.3fx | %.0f%% | %s | %d | %d | %d | "
-                 "%.0f | %s | %s |" % (
+        changed = a.get("changed_lines_median")
+        L.append("| %s | %d | %.3fx | %.3fx | %.0f%% | %s | %d | %d | %s | "
+                 "%d | %.0f | %s | %s |" % (
                      name, a["problems"], a["geomean"], a["median"],
                      100 * a["improved_1_1"],
                      " | ".join("%.0f%%" % (100 * a["fast_%g" % p])
                                 for p in FAST_P),
                      a["wrong_output_winners"], a["errors"],
+                     "-" if changed is None else "%g" % changed,
                      a["evaluations"], a["wall_s"],
                      "-" if a["overhead_median"] is None
                      else "%+.0f%%" % (100 * a["overhead_median"]),
@@ -531,6 +551,8 @@ def main():
             if r.get("winner"):
                 r["winner_checked"] = True
                 r["correct"] = recheck(r["winner"], p, work)
+                with open(p.source) as f:
+                    r["changed_lines"] = changed_lines(f.read(), r["winner"])
                 path = os.path.join(work, "w.cpp")
                 with open(path, "w") as f:
                     f.write(r["winner"])

@@ -38,7 +38,8 @@ struct Knob {
   /// What is tuned: the constant's name, or "unroll at line 12".
   std::string Name;
   unsigned Line = 0;
-  /// The literal's bytes in the file.
+  /// The literal's token, and its bytes in the file.
+  clang::SourceLocation Loc;
   unsigned Offset = 0;
   unsigned Length = 0;
   int64_t Current = 0;

@@ -1,4 +1,5 @@
-//===-- maxcode/Policy/Rule.h - Rewrite rules of the rules policy -*- C++ -*-===//
+//===-- maxcode/Policy/Rule.h - Rewrite rules of the rules policy -*- C++
+//-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -6,14 +7,20 @@
 ///
 /// \file
 /// The built-in policy's rules, in the manner of clang-tidy checks: one class
-/// per rule with a stable kebab-case id, AST matchers over the parsed file,
-/// and a function turning matches into edits (tooling::Replacements on the
-/// current text). The rules proposer (RulesProposer.h) combines the edits of
-/// the selected rules into variants.
+/// per rule (one file each under lib/Policy/Rules/) with a stable kebab-case
+/// id, AST matchers over the parsed file, and a function turning matches into
+/// edits: tooling::Replacements built from the AST's source ranges. The rules
+/// proposer (RulesProposer.h) combines the edits of the selected rules into
+/// variants, cleans up around them and formats the lines they changed with
+/// the project's .clang-format (clang::format), so that no rule indents or
+/// lays out text by hand.
 ///
 /// A rule that is not sure its edit keeps the program's meaning does not
 /// propose it: macro expansions it cannot rewrite in the macro's own text,
 /// code outside the main file, and anything whose effects it cannot see.
+/// Where Clang itself can decide (does the function still compile with a
+/// `const &` parameter?), the rule asks Clang, with one parse of the edited
+/// text, before any build.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -27,20 +34,24 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace clang {
 class ASTContext;
+class Decl;
 class FunctionDecl;
 class Preprocessor;
 class SourceManager;
+class Stmt;
 } // namespace clang
 
 namespace maxcode {
 
-/// Facts about the build and the machine that decide what is safe.
+/// Facts about the build and the machine that decide what is safe, and the
+/// rules' own options.
 struct RuleOptions {
   /// The compiler that builds variants is GCC (g++): GCC pragmas are allowed.
   bool CompilerIsGCC = true;
@@ -50,62 +61,104 @@ struct RuleOptions {
   /// Instruction-set extensions of the machine that runs the variants
   /// ("avx2", "bmi2", ...); a target pragma is proposed only for these.
   std::vector<std::string> HostFeatures;
+  /// Per-rule options as clang-tidy's CheckOptions spell them:
+  /// "rule-id.Key" -> value ("string-to-char-buffer.BufferSize" -> "1000001").
+  /// docs/rules/<id>.md lists each rule's keys.
+  std::map<std::string, std::string> CheckOptions;
 };
 
+/// Parses `key=value` option assignments (`--rule-option`) into \p Into; an
+/// assignment without `=` or with a key that is not `rule-id.Key` of a known
+/// rule is an error naming it.
+llvm::Error parseRuleOptionAssignment(llvm::StringRef Assignment,
+                                      std::map<std::string, std::string> &Into);
+
+class Rule;
+
 /// What a rule sees: one parsed file, the target in it and the options.
-/// Offsets are into the main file's current text.
 class RuleContext {
 public:
-  RuleContext(ParsedFile &Parsed, const Target &T, const RuleOptions &Opts);
+  /// \p OriginalText is the user's file when \p Parsed is a variant of it
+  /// (descriptions name the user's lines); empty when \p Parsed is the
+  /// user's file itself.
+  RuleContext(ParsedFile &Parsed, const Target &T, const RuleOptions &Opts,
+              llvm::StringRef OriginalText = "");
+  ~RuleContext();
 
   clang::ASTContext &getASTContext() const;
   clang::Preprocessor &getPreprocessor() const;
   const clang::SourceManager &getSourceManager() const;
   /// The main file's text.
   llvm::StringRef getCode() const { return Code; }
+  /// The absolute path replacements name.
+  llvm::StringRef getFilePath() const { return T.File; }
   const Target &getTarget() const { return T; }
   const RuleOptions &getOptions() const { return Opts; }
+  const ParsedFile &getParsed() const { return Parsed; }
   /// The target's definition in the AST; null when it is not found (the
   /// text changed since the target was discovered).
   const clang::FunctionDecl *getTargetDecl() const { return TargetDecl; }
   bool isCuda() const;
   bool isCPlusPlus() const;
 
-  /// The byte range rules may edit besides the whole-file places (includes,
-  /// pragmas, declarations before the target): the target's definition
-  /// under EditScope::Target, the whole file under EditScope::File.
-  unsigned getEditBegin() const;
-  unsigned getEditEnd() const;
+  /// The functions local rules rewrite: the target, and the functions
+  /// defined inside it (members of local classes). `--target` restricts the
+  /// rules to the target; what they would do elsewhere is another target's
+  /// search.
+  std::vector<const clang::FunctionDecl *> getFunctions() const;
+  /// Every function the scope lets rules edit, the target first: where the
+  /// whole-file rules (I/O, start-up, globals of main) look. Their edits
+  /// outside the target are proposals of their own, which the search may
+  /// combine with the target's.
+  std::vector<const clang::FunctionDecl *> getFileFunctions() const;
 
-  /// The file offset of \p Loc when it is written in the main file (not in a
-  /// macro expansion).
-  std::optional<unsigned> getFileOffset(clang::SourceLocation Loc) const;
-  /// The byte range of the tokens \p R covers when both ends are written in
-  /// the main file outside macros, in order.
-  std::optional<std::pair<unsigned, unsigned>>
-  getFileRange(clang::SourceRange R) const;
-  /// Where the tokens of \p R are spelled when that is one contiguous run of
-  /// the main file: written directly, or all inside one macro's definition
-  /// (edits there change every expansion, which the caller must have
-  /// checked).
-  std::optional<std::pair<unsigned, unsigned>>
-  getSpelledRange(clang::SourceRange R) const;
-  /// True when \p R is in the main file outside macros and inside
-  /// [getEditBegin(), getEditEnd()).
-  bool isEditable(clang::SourceRange R) const;
-  /// True when \p R is inside the target's definition.
+  /// The main-file range a rewrite of \p R edits: tokens written directly in
+  /// the main file, or inside one macro argument (they map back to where the
+  /// argument is written). None for anything else: macro bodies, headers,
+  /// text outside the edit scope.
+  std::optional<clang::CharSourceRange>
+  getEditRange(clang::CharSourceRange R) const;
+  std::optional<clang::CharSourceRange>
+  getEditRange(clang::SourceRange TokenRange) const;
+  /// Like getEditRange, but a range whose tokens all come from one macro's
+  /// body maps to the body in the #define (an edit there changes every
+  /// expansion, which the caller must have checked).
+  std::optional<clang::CharSourceRange>
+  getSpelledRange(clang::SourceRange TokenRange) const;
+  /// The text of a range getEditRange or getSpelledRange returned.
+  llvm::StringRef getText(clang::CharSourceRange FileRange) const;
+  /// The text \p S is spelled with (getSpelledRange), or "" when it is not
+  /// one piece of the main file.
+  llvm::StringRef getSourceText(const clang::Stmt *S) const;
+  /// True when \p R (written in the main file) is inside the target.
   bool isInTarget(clang::SourceRange R) const;
+  /// True when the tokens of \p R are written directly in the main file and
+  /// inside what the scope lets rules edit.
+  bool isEditable(clang::SourceRange R) const;
 
-  /// The text of the byte range [Begin, End).
-  llvm::StringRef getText(unsigned Begin, unsigned End) const {
-    return Code.slice(Begin, End);
-  }
-  /// The source text of \p R's tokens, or "" when it is not in the main file.
-  llvm::StringRef getSourceText(clang::SourceRange R) const;
+  /// The line of the user's file that \p Loc (in the current text) comes
+  /// from, for descriptions: lines of a variant map back through its diff
+  /// with the user's file.
+  unsigned getUserLine(clang::SourceLocation Loc) const;
 
   /// A name for a new declaration: \p Base, or Base2, Base3, ... whichever is
   /// not an identifier of the file or a macro.
   std::string getFreshName(llvm::StringRef Base) const;
+
+  /// The value of option \p Key of rule \p R (RuleOptions::CheckOptions
+  /// "<id>.<Key>"), or \p Default.
+  std::string getOption(const Rule &R, llvm::StringRef Key,
+                        llvm::StringRef Default) const;
+  int64_t getOption(const Rule &R, llvm::StringRef Key, int64_t Default) const;
+
+  /// Parses \p NewText (the main file with edits applied) with the same
+  /// command as the current text and returns where its errors are: the
+  /// offset into \p NewText of each error in the main file, or, for an error
+  /// in a header, of the first note in the main file that leads to it (the
+  /// template instantiation or call that made the header fail). How a rule
+  /// lets Clang decide whether an edit still compiles.
+  llvm::Expected<std::vector<unsigned>>
+  findErrorsIn(llvm::StringRef NewText) const;
 
 private:
   ParsedFile &Parsed;
@@ -113,13 +166,20 @@ private:
   const RuleOptions &Opts;
   llvm::StringRef Code;
   const clang::FunctionDecl *TargetDecl = nullptr;
+  /// Line of the current text -> line of the user's file (index = line - 1);
+  /// empty when the current text is the user's file.
+  std::vector<unsigned> UserLines;
 };
 
 /// One edit a rule proposes.
 struct RuleEdit {
   std::string RuleId;
-  /// What it does, in a few words ("endl -> '\n' (3 places)").
+  /// What it does, in a few words, naming the user's lines ("pass Values of
+  /// squaredResidues by const reference (line 16)").
   std::string Description;
+  /// What kind of change it is, for the one-line summary of a winner
+  /// ("const &", "multiplication", "stdio"); the rule's label by default.
+  std::string Label;
   clang::tooling::Replacements Replaces;
   /// How promising the edit is, 0 to 100; the critique moves it and the
   /// proposer orders by it.
@@ -132,19 +192,42 @@ struct RuleEdit {
   bool Combinable = true;
 };
 
+/// Adds the replacement of \p FileRange (from RuleContext::getEditRange or
+/// getSpelledRange) by \p Text to \p E. An identical replacement already
+/// there is not added twice. Returns false when it overlaps a different one
+/// (the edit must then be dropped).
+bool addReplacement(RuleEdit &E, const RuleContext &Ctx,
+                    clang::CharSourceRange FileRange, llvm::StringRef Text);
+/// Inserts \p Text at \p Loc (a main-file location, not in a macro).
+bool insertText(RuleEdit &E, const RuleContext &Ctx, clang::SourceLocation Loc,
+                llvm::StringRef Text);
+/// Asks for `#include <Header>` (\p Header is "<cstdio>" or "\"x.h\""):
+/// clang::format's cleanup puts it where the file's includes are, once.
+bool addHeader(RuleEdit &E, const RuleContext &Ctx, llvm::StringRef Header);
+/// Asks for every `#include` of \p Header to go.
+bool removeHeader(RuleEdit &E, const RuleContext &Ctx, llvm::StringRef Header);
+
 /// A rewrite rule. Subclasses are stateless; one instance serves every
 /// file.
 class Rule {
 public:
-  Rule(llvm::StringRef Id, llvm::StringRef Summary) : Id(Id), Summary(Summary) {}
+  Rule(llvm::StringRef Id, llvm::StringRef Summary, llvm::StringRef Label)
+      : Id(Id), Summary(Summary), Label(Label) {}
   virtual ~Rule();
 
   /// The stable kebab-case id ("fast-io", "cuda-launch-bounds").
   llvm::StringRef getId() const { return Id; }
   /// One line for --list-rules.
   llvm::StringRef getSummary() const { return Summary; }
+  /// A few words for the summary of a winner ("const &").
+  llvm::StringRef getLabel() const { return Label; }
   /// True for rules that only apply to CUDA code.
   virtual bool isCudaOnly() const { return false; }
+  /// The keys of this rule's options (docs/rules/<id>.md), with defaults.
+  virtual std::vector<std::pair<std::string, std::string>>
+  getOptionDefaults() const {
+    return {};
+  }
 
   /// Appends this rule's edits for \p Ctx to \p Out.
   virtual void propose(const RuleContext &Ctx,
@@ -157,6 +240,7 @@ protected:
 private:
   std::string Id;
   std::string Summary;
+  std::string Label;
 };
 
 /// Every built-in rule, in a fixed order: C++ rules, CUDA rules, knobs.

@@ -47,6 +47,8 @@ struct ListVariantsOptions {
   ParseSettings Parse;
   std::string TargetNames; ///< Empty: the top-ranked target.
   std::string Rules;       ///< Globs, "" for all.
+  /// The rules' options, "rule-id.Key" -> value.
+  std::map<std::string, std::string> CheckOptions;
   std::optional<EditScope> Scope; ///< Unset: file for C++, target for CUDA.
   unsigned MaxCount = 16;
   uint64_t Seed = 0;

@@ -29,6 +29,9 @@ struct RuleRequest {
   ParsedFile *Parsed = nullptr;
   /// The target, with offsets into the current text.
   const Target *T = nullptr;
+  /// The user's file when the current text is a variant of it: descriptions
+  /// name the user's lines. Empty when the current text is the user's file.
+  llvm::StringRef OriginalText;
   RuleSelection Selection;
   RuleOptions Options;
   /// Critiques of the evaluations on the path to the current node, oldest
@@ -41,13 +44,34 @@ struct RuleRequest {
   uint64_t Seed = 0;
 };
 
+/// An edit with the places it changes.
+struct PlacedEdit {
+  RuleEdit Edit;
+  /// The functions its replacements are in (qualified names); "" for
+  /// replacements outside every function (includes, pragmas, globals).
+  std::vector<std::string> Places;
+  /// True when it changes the target.
+  bool InTarget = false;
+};
+
 /// The edits of every selected rule, most promising first, scores adjusted
-/// by the critiques.
-std::vector<RuleEdit> collectRuleEdits(const RuleRequest &R);
+/// by the critiques; the target's edits before the others at equal promise.
+std::vector<PlacedEdit> collectRuleEdits(const RuleRequest &R);
+
+/// Applies \p Replaces to \p Code the way every variant is made: header
+/// insertions and removals resolved and the code around the edits cleaned up
+/// (clang::format::cleanupAroundReplacements), then the changed lines
+/// formatted with the style of \p File (its .clang-format, else the file's
+/// own indentation on LLVM's style). Fails when the replacements do not
+/// apply.
+llvm::Expected<std::string>
+applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
+                      const clang::tooling::Replacements &Replaces);
 
 /// The variants for \p R, most promising first, each a whole edited file
 /// that passes the scope rules, none equal to the current text or to each
-/// other.
+/// other: every compatible edit at once, then the target's edits together,
+/// then each edit alone, then the most promising few together.
 std::vector<Variant> proposeWithRules(const RuleRequest &R);
 
 /// How much the critiques move a rule's score: a factor, 1 when they say

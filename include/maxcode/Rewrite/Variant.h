@@ -20,6 +20,17 @@
 
 namespace maxcode {
 
+/// One place a variant changes, and how: what the one-line summary of a
+/// winner says ("changed squaredResidues (const &, multiplication) and main
+/// (stdio)").
+struct VariantChange {
+  /// The qualified name of the function changed; empty for the file around
+  /// the functions (#include lines, pragmas, globals).
+  std::string Where;
+  /// What kind of change ("const &", "multiplication", "stdio").
+  std::string What;
+};
+
 struct Variant {
   /// The whole edited text of the target's file.
   std::string Text;
@@ -28,6 +39,9 @@ struct Variant {
   /// Ids of the rules that made it ("fast-io", "hoist-loop-invariant"); for
   /// an LLM proposal "llm", for a user's file "user".
   std::vector<std::string> Rules;
+  /// Where it changes what, in order; empty when unknown (an LLM's variant,
+  /// a user's file).
+  std::vector<VariantChange> Changes;
 };
 
 } // namespace maxcode

@@ -22,6 +22,7 @@
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Search/Engine.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,6 +74,9 @@ struct RunOptions {
   std::string CriticName = "rules"; ///< rules | llm | none
   std::string RTGName = "none";     ///< none | learned | llm
   std::string Rules;                ///< Rule globs for the rules policy.
+  /// The rules' options, "rule-id.Key" -> value (--rule-option, and
+  /// CheckOptions in .clang-maxcode).
+  std::map<std::string, std::string> RuleCheckOptions;
   SearchConfig Search;
   bool Resume = false;
   /// The LLM backend of --policy/--critic/--rtg=llm (docs/LLM.md).

@@ -47,6 +47,12 @@ struct FinishedSearch {
 /// applied on top of others, and its own description names only the last).
 std::string winnerDescription(const SearchResult &R);
 
+/// What the winner of \p R changed, in one line, when every step says where
+/// it changed what (the rules' variants do): "changed squaredResidues
+/// (const &, multiplication) and main (stdio)", or "squaredResidues
+/// unchanged; the speedup came from main (stdio)". Empty otherwise.
+std::string winnerSummary(const SearchResult &R, llvm::StringRef TargetName);
+
 /// The report of \p S (winner diff \p Diff, output mode from the options).
 SearchReport makeSearchReport(const FinishedSearch &S, llvm::StringRef Diff);
 

@@ -35,6 +35,12 @@
 
 namespace maxcode {
 
+/// One rule option, as clang-tidy's CheckOptions spell it.
+struct RuleOptionEntry {
+  std::string Key; ///< "rule-id.Key".
+  std::string Value;
+};
+
 /// Each option left unset is left to clang-maxcode's own default.
 struct SearchOptions {
   std::optional<std::string> Policy;       ///< --policy=rules|llm
@@ -49,6 +55,9 @@ struct SearchOptions {
   std::optional<std::string> TestCommand;  ///< --test-cmd
   std::optional<std::string> BenchCommand; ///< --bench-cmd
   std::optional<std::string> LLMModel;     ///< --llm-model
+  std::optional<std::string> Rules;        ///< --rules (globs)
+  /// --rule-option key=value, one per entry (docs/rules/<id>.md).
+  std::optional<std::vector<RuleOptionEntry>> CheckOptions;
   // Trusted keys: only from the user's file, the editor or the command line.
   std::optional<std::string> LLMEndpoint; ///< --llm-endpoint
   /// --llm-api-key-env: the name of the variable holding the key, never the

@@ -1,18 +1,17 @@
-//===-- MemoryRules.cpp - Where data lives --------------------------------===//
+//===-- StaticMainArrays.cpp - Large zeroed arrays of main made static ----===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-//   static-main-arrays   large arrays declared at the top level of main,
-//                        zero-initialised or not initialised, become static:
-//                        main runs once, so the meaning is the same, and the
-//                        zeroing (a memset of the whole array on every run)
-//                        is done by the loader's zero pages instead.
+// Large arrays declared at the top level of main, zero-initialised or not
+// initialised, become static: main runs once, so the meaning is the same,
+// and the zeroing (a memset of the whole array on every run) is done by the
+// loader's zero pages instead.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rules.h"
+#include "../Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -34,15 +33,14 @@ bool isZeroInit(const Expr *Init) {
         return false;
     return true;
   }
-  if (const auto *I = dyn_cast<IntegerLiteral>(Init->IgnoreParenImpCasts()))
+  const Expr *X = Init->IgnoreParenImpCasts();
+  if (const auto *I = dyn_cast<IntegerLiteral>(X))
     return I->getValue() == 0;
-  if (const auto *F = dyn_cast<FloatingLiteral>(Init->IgnoreParenImpCasts()))
+  if (const auto *F = dyn_cast<FloatingLiteral>(X))
     return F->getValue().isPosZero();
-  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(Init->IgnoreParenImpCasts()))
+  if (const auto *B = dyn_cast<CXXBoolLiteralExpr>(X))
     return !B->getValue();
-  if (isa<CXXNullPtrLiteralExpr>(Init->IgnoreParenImpCasts()))
-    return true;
-  return false;
+  return isa<CXXNullPtrLiteralExpr>(X);
 }
 
 /// Lambdas in main that copy a variable, and gotos (which could run a
@@ -57,14 +55,8 @@ struct MainScan : RecursiveASTVisitor<MainScan> {
           CopiedByLambda.insert(V);
     return true;
   }
-  bool VisitGotoStmt(GotoStmt *) {
-    HasGoto = true;
-    return true;
-  }
-  bool VisitIndirectGotoStmt(IndirectGotoStmt *) {
-    HasGoto = true;
-    return true;
-  }
+  bool VisitGotoStmt(GotoStmt *) { return !(HasGoto = true); }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *) { return !(HasGoto = true); }
 };
 
 class StaticMainArraysRule : public Rule {
@@ -72,12 +64,19 @@ public:
   StaticMainArraysRule()
       : Rule("static-main-arrays",
              "large zero-initialised arrays local to main become static (no "
-             "memset on every run)") {}
+             "memset on every run)",
+             "static arrays") {}
+
+  std::vector<std::pair<std::string, std::string>>
+  getOptionDefaults() const override {
+    return {{"MinBytes", "4096"}};
+  }
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
-    for (const FunctionDecl *FD : editableFunctions(Ctx)) {
+    int64_t MinBytes = Ctx.getOption(*this, "MinBytes", int64_t(4096));
+    for (const FunctionDecl *FD : Ctx.getFileFunctions()) {
       if (!FD->isMain())
         continue;
       const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
@@ -89,6 +88,7 @@ public:
         continue;
       RuleEdit E = makeEdit("", 50);
       std::vector<std::string> Names;
+      std::vector<unsigned> Lines;
       for (const Stmt *S : Body->body()) {
         const auto *DS = dyn_cast<DeclStmt>(S);
         if (!DS || !DS->isSingleDecl())
@@ -97,28 +97,27 @@ public:
         if (!V || V->isStaticLocal() || V->getType().isConstQualified() ||
             Scan.CopiedByLambda.count(V))
           continue;
-        const auto *AT = AST.getAsConstantArrayType(V->getType());
-        if (!AT)
+        if (!AST.getAsConstantArrayType(V->getType()))
           continue;
         QualType Elem = AST.getBaseElementType(V->getType());
         if (!Elem->isScalarType() ||
-            AST.getTypeSizeInChars(V->getType()).getQuantity() < 4096)
+            AST.getTypeSizeInChars(V->getType()).getQuantity() < MinBytes)
           continue;
         if (V->hasInit() && !isZeroInit(V->getInit()))
           continue;
-        auto R = Ctx.getFileRange(DS->getSourceRange());
-        if (!R || !Ctx.isEditable(DS->getSourceRange()))
+        auto R = Ctx.getEditRange(DS->getSourceRange());
+        if (!R || !insertText(E, Ctx, R->getBegin(), "static "))
           continue;
-        if (!addReplacement(E, Ctx, R->first, 0, "static "))
-          break;
         Names.push_back(V->getNameAsString());
+        Lines.push_back(Ctx.getUserLine(V->getLocation()));
       }
       if (Names.empty())
         continue;
       std::string List;
       for (const std::string &N : Names)
         List += (List.empty() ? "" : ", ") + N;
-      E.Description = "static arrays in main: " + List;
+      E.Description = llvm::formatv("static arrays in main: {0} ({1})", List,
+                                    describeLines(Lines));
       Out.push_back(std::move(E));
     }
   }

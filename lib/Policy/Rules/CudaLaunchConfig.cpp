@@ -1,18 +1,18 @@
-//===-- CudaLaunchRules.cpp - Launch configuration rules ------------------===//
+//===-- CudaLaunchConfig.cpp - Block sizes of launches as a knob ----------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-//   cuda-launch-config   the block size of a launch over 64..1024 (square 2D
-//                        blocks over 8x8..32x32), with the grid that goes
-//                        with it: one variant per value, searched as a knob.
-//   cuda-launch-bounds   __launch_bounds__ with the largest block size the
-//                        file launches the kernel with.
+// The block size of a launch over 64..1024 (square 2D blocks over
+// 8x8..32x32), with the grid that goes with it, one variant per value: a
+// knob the search tunes. Only where the kernel does not depend on the size
+// (no literal equal to it in the kernel, no shared array of that size) and
+// the grid is written in terms of it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rules.h"
+#include "../Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
@@ -76,8 +76,7 @@ const VarDecl *singleUseLocal(const Expr *E, ASTContext &AST) {
 
 /// True when the kernel's text depends on one block size: the literal
 /// appears in it, or a __shared__ array has it as a dimension.
-bool kernelAssumesBlockSize(const FunctionDecl *K, int64_t B,
-                            ASTContext &AST) {
+bool kernelAssumesBlockSize(const FunctionDecl *K, int64_t B, ASTContext &AST) {
   for (const IntegerLiteral *L : literalsIn(K->getBody())) {
     int64_t V = L->getValue().getSExtValue();
     if (V == B || V == B - 1)
@@ -112,18 +111,13 @@ int64_t launchBoundsLimit(const FunctionDecl *K, ASTContext &AST) {
   return 1024;
 }
 
-/// One substitution of a launch: where the literals of a block size are.
-struct LaunchSpot {
-  /// Offsets and lengths of the literals equal to B (block) and B - 1.
-  std::vector<std::pair<unsigned, unsigned>> Block, BlockMinusOne;
-};
-
 class CudaLaunchConfigRule : public Rule {
 public:
   CudaLaunchConfigRule()
       : Rule("cuda-launch-config",
              "block size of a launch over 64..1024 (2D: 8x8..32x32) with "
-             "the matching grid, one variant per value") {}
+             "the matching grid, one variant per value",
+             "launch configuration") {}
   bool isCudaOnly() const override { return true; }
 
   void propose(const RuleContext &Ctx,
@@ -136,7 +130,7 @@ public:
         return true;
       }
     };
-    for (const FunctionDecl *FD : editableFunctions(Ctx)) {
+    for (const FunctionDecl *FD : Ctx.getFileFunctions()) {
       if (isCudaDeviceCode(FD))
         continue;
       Finder F;
@@ -197,8 +191,8 @@ private:
       return;
     // Template arguments equal to the block size (blockSum<256>) follow it.
     std::vector<const IntegerLiteral *> TemplateLits;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(
-            L->getCallee()->IgnoreParenImpCasts()))
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(L->getCallee()->IgnoreParenImpCasts()))
       for (const TemplateArgumentLoc &TAL : DRE->template_arguments())
         if (TAL.getArgument().getKind() == TemplateArgument::Expression)
           for (const IntegerLiteral *Lit :
@@ -218,8 +212,8 @@ private:
              : std::vector<int64_t>{64, 128, 256, 512, 1024};
     const SourceManager &SM = Ctx.getSourceManager();
     unsigned Line = SM.getExpansionLineNumber(L->getBeginLoc());
-    std::string Group = llvm::formatv("cuda-launch-config:{0}@{1}",
-                                      K->getNameAsString(), Line);
+    std::string Group =
+        llvm::formatv("cuda-launch-config:{0}@{1}", K->getNameAsString(), Line);
     for (int64_t V : Values) {
       if (V == B || (TwoD ? V * V : V) > Limit)
         continue;
@@ -236,12 +230,8 @@ private:
       E.Combinable = false;
       bool Ok = true;
       auto Put = [&](const IntegerLiteral *Lit, int64_t New) {
-        auto R = Ctx.getFileRange(Lit->getSourceRange());
-        if (!R || R->first < Ctx.getEditBegin() || R->second > Ctx.getEditEnd())
-          Ok = false;
-        else
-          Ok &= addReplacement(E, Ctx, R->first, R->second - R->first,
-                               std::to_string(New));
+        auto R = Ctx.getEditRange(Lit->getSourceRange());
+        Ok &= R && addReplacement(E, Ctx, *R, std::to_string(New));
       };
       for (const IntegerLiteral *Lit : BlockLits)
         Put(Lit, V);
@@ -257,68 +247,8 @@ private:
   }
 };
 
-class CudaLaunchBoundsRule : public Rule {
-public:
-  CudaLaunchBoundsRule()
-      : Rule("cuda-launch-bounds",
-             "__launch_bounds__ with the largest block size the file launches "
-             "the kernel with") {}
-  bool isCudaOnly() const override { return true; }
-
-  void propose(const RuleContext &Ctx,
-               std::vector<RuleEdit> &Out) const override {
-    ASTContext &AST = Ctx.getASTContext();
-    const SourceManager &SM = Ctx.getSourceManager();
-    for (const FunctionDecl *K : editableFunctions(Ctx)) {
-      if (!isCudaKernel(K) || K->hasAttr<CUDALaunchBoundsAttr>())
-        continue;
-      std::vector<const CUDAKernelCallExpr *> Launches =
-          findKernelLaunches(AST, K);
-      if (Launches.empty())
-        continue;
-      int64_t Max = 0;
-      bool Known = true;
-      for (const CUDAKernelCallExpr *L : Launches) {
-        std::optional<int64_t> B = launchBlockSize(L, AST);
-        if (!B || *B <= 0 || *B > 1024) {
-          Known = false;
-          break;
-        }
-        Max = std::max(Max, *B);
-      }
-      if (!Known)
-        continue;
-      // Right before the name: `__global__ void __launch_bounds__(N) k(...)`.
-      SourceLocation NameLoc = K->getLocation();
-      auto NameOff = Ctx.getFileOffset(SM.getExpansionLoc(NameLoc));
-      if (!NameOff || *NameOff < Ctx.getEditBegin() ||
-          *NameOff >= Ctx.getEditEnd())
-        continue;
-      for (unsigned MinBlocks : {0u, 2u, 4u}) {
-        // More resident blocks than fit in the thread budget make no sense.
-        if (MinBlocks * Max > 2048)
-          continue;
-        std::string Attr =
-            MinBlocks ? llvm::formatv("__launch_bounds__({0}, {1}) ", Max,
-                                      MinBlocks)
-                            .str()
-                      : llvm::formatv("__launch_bounds__({0}) ", Max).str();
-        RuleEdit E = makeEdit(
-            llvm::StringRef(Attr).rtrim().str() + " on " + K->getNameAsString(),
-            MinBlocks ? 26 - MinBlocks / 2.0 : 30);
-        E.Group = "cuda-launch-bounds:" + K->getNameAsString();
-        if (addReplacement(E, Ctx, *NameOff, 0, Attr))
-          Out.push_back(std::move(E));
-      }
-    }
-  }
-};
-
 } // namespace
 
 std::unique_ptr<Rule> maxcode::createCudaLaunchConfigRule() {
   return std::make_unique<CudaLaunchConfigRule>();
-}
-std::unique_ptr<Rule> maxcode::createCudaLaunchBoundsRule() {
-  return std::make_unique<CudaLaunchBoundsRule>();
 }

@@ -1,95 +1,42 @@
-//===-- PragmaRules.cpp - Telling the compiler more -----------------------===//
+//===-- RestrictPointerParams.cpp - __restrict__ on distinct arrays -------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-//   gcc-pragmas              `#pragma GCC optimize("O3,unroll-loops")`, and
-//                            with it `#pragma GCC target(...)` naming only
-//                            extensions this machine has; GCC only.
-//   restrict-pointer-params  `__restrict__` on the pointer parameters of a
-//                            function that writes through one of them, when
-//                            every call in the file passes distinct arrays.
+// `__restrict__` on the pointer parameters of a function that writes
+// through one of them, when every call in the file passes storage of
+// pairwise distinct variables: the compiler may then keep values in
+// registers and vectorise without checking for overlap.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rules.h"
+#include "../Rules.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace maxcode;
 using namespace clang;
 
 namespace {
 
-class GccPragmasRule : public Rule {
-public:
-  GccPragmasRule()
-      : Rule("gcc-pragmas", "GCC optimize and target pragmas (GCC only; "
-                            "target extensions only if this machine has "
-                            "them)") {}
-
-  void propose(const RuleContext &Ctx,
-               std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.getOptions().CompilerIsGCC || Ctx.isCuda() ||
-        !Ctx.isCPlusPlus())
-      return;
-    llvm::StringRef Code = Ctx.getCode();
-    if (Code.contains("#pragma GCC optimize") ||
-        Code.contains("#pragma GCC target"))
-      return;
-    // At the top of the file, so that every function (and the inline code
-    // of the headers) is compiled with them; under the target scope, right
-    // before the target.
-    unsigned At = Ctx.getOptions().Scope == EditScope::Target
-                      ? Ctx.getTarget().BeginOffset
-                      : 0;
-    if (At != 0) {
-      // Keep the pragma on its own line.
-      size_t LineBegin = Code.rfind('\n', At);
-      LineBegin = LineBegin == llvm::StringRef::npos ? 0 : LineBegin + 1;
-      if (!Code.slice(LineBegin, At).trim().empty())
-        return;
-      At = LineBegin;
-    }
-    std::string Optimize = "#pragma GCC optimize(\"O3,unroll-loops\")\n";
-    RuleEdit A = makeEdit("#pragma GCC optimize(\"O3,unroll-loops\")", 30);
-    A.Group = "gcc-pragmas";
-    if (addReplacement(A, Ctx, At, 0, Optimize))
-      Out.push_back(std::move(A));
-
-    std::string Features;
-    for (const std::string &F : Ctx.getOptions().HostFeatures)
-      Features += (Features.empty() ? "" : ",") + F;
-    if (Features.empty())
-      return;
-    std::string Target = "#pragma GCC target(\"" + Features + "\")\n";
-    RuleEdit B = makeEdit("#pragma GCC optimize(\"O3,unroll-loops\") and "
-                          "target(\"" + Features + "\")",
-                          28);
-    B.Group = "gcc-pragmas";
-    if (addReplacement(B, Ctx, At, 0, Optimize + Target))
-      Out.push_back(std::move(B));
-  }
-};
-
 class RestrictPointerParamsRule : public Rule {
 public:
   RestrictPointerParamsRule()
       : Rule("restrict-pointer-params",
              "__restrict__ on pointer parameters when every call passes "
-             "distinct arrays") {}
+             "distinct arrays",
+             "__restrict__") {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
     if (Ctx.isCuda())
       return; // cuda-restrict-ldg handles kernels.
     ASTContext &AST = Ctx.getASTContext();
-    for (const FunctionDecl *FD : editableFunctions(Ctx)) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const FunctionDecl *FD : Ctx.getFunctions()) {
       if (FD->isMain() || FD->isTemplated() || !FD->getBody() ||
           std::distance(FD->redecls_begin(), FD->redecls_end()) != 1)
         continue;
@@ -111,26 +58,22 @@ public:
       for (unsigned I : Ptrs) {
         const ParmVarDecl *P = FD->getParamDecl(I);
         auto PTL = P->getTypeSourceInfo()->getTypeLoc().getAs<PointerTypeLoc>();
-        if (!PTL) {
-          Ok = false;
-          break;
-        }
-        auto Star = Ctx.getFileOffset(PTL.getStarLoc());
-        // `float *y` -> `float * __restrict__ y`.
-        bool SpaceAfter = Star && *Star + 1 < Ctx.getCode().size() &&
-                          llvm::isSpace(Ctx.getCode()[*Star + 1]);
+        auto Star = PTL ? Ctx.getEditRange(SourceRange(PTL.getStarLoc()))
+                        : std::nullopt;
+        // `float *y` -> `float *__restrict__ y` once formatted.
         if (!Star || !Ctx.isEditable(P->getSourceRange()) ||
-            !addReplacement(E, Ctx, *Star + 1, 0,
-                            SpaceAfter ? " __restrict__" : " __restrict__ ")) {
+            !insertText(E, Ctx, Star->getEnd(), " __restrict__ ")) {
           Ok = false;
           break;
         }
       }
+      (void)SM;
       if (!Ok)
         continue;
       E.Description = "__restrict__ on the " + std::to_string(Ptrs.size()) +
-                      " pointer parameters of " +
-                      FD->getQualifiedNameAsString();
+                      " pointer parameters of " + describeFunction(FD) +
+                      " (line " +
+                      std::to_string(Ctx.getUserLine(FD->getLocation())) + ")";
       Out.push_back(std::move(E));
     }
   }
@@ -178,9 +121,6 @@ private:
 
 } // namespace
 
-std::unique_ptr<Rule> maxcode::createGccPragmasRule() {
-  return std::make_unique<GccPragmasRule>();
-}
 std::unique_ptr<Rule> maxcode::createRestrictPointerParamsRule() {
   return std::make_unique<RestrictPointerParamsRule>();
 }

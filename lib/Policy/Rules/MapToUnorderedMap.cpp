@@ -1,16 +1,17 @@
-//===-- ContainerRules.cpp - Choosing cheaper containers ------------------===//
+//===-- MapToUnorderedMap.cpp - Ordered containers whose order is unused -===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-//   map-to-unordered-map   std::map / std::set variables whose order is never
-//                          used (only lookups, inserts, erases by key, size)
-//                          become std::unordered_map / std::unordered_set.
+// std::map / std::set variables whose order is never used (only lookups,
+// inserts, erases by key, size) become std::unordered_map /
+// std::unordered_set: hashing instead of a tree walk per access. The
+// variables of the target, and globals the whole file only looks up.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rules.h"
+#include "../Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -18,6 +19,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -28,8 +30,8 @@ namespace {
 /// a type std::hash knows: the name to switch to, else "".
 llvm::StringRef unorderedNameFor(QualType T) {
   T = T.getCanonicalType();
-  const auto *Spec =
-      dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
   if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
     return "";
   llvm::StringRef Name = Spec->getName();
@@ -85,9 +87,9 @@ public:
         const Stmt *Call = parentOf(ME);
         const VarDecl *Holder = Call ? declParentOf(Call) : nullptr;
         const Stmt *Up = Call ? parentOf(Call) : nullptr;
-        while (Up && (isa<ImplicitCastExpr>(Up) || isa<ExprWithCleanups>(Up) ||
-                      isa<MaterializeTemporaryExpr>(Up) ||
-                      isa<CXXConstructExpr>(Up)))
+        while (Up &&
+               (isa<ImplicitCastExpr>(Up) || isa<ExprWithCleanups>(Up) ||
+                isa<MaterializeTemporaryExpr>(Up) || isa<CXXConstructExpr>(Up)))
           Up = parentOf(Up);
         const auto *Assign = dyn_cast_or_null<CXXOperatorCallExpr>(Up);
         Allowed = (!Holder || Holder->getType()->getContainedAutoType()) &&
@@ -103,7 +105,8 @@ public:
       return true;
     }
     if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
-      if (Op->getOperator() == OO_Subscript && Op->getArg(0)->IgnoreImpCasts() == E)
+      if (Op->getOperator() == OO_Subscript &&
+          Op->getArg(0)->IgnoreImpCasts() == E)
         return true;
     }
     return Ok = false;
@@ -141,25 +144,35 @@ public:
   MapToUnorderedMapRule()
       : Rule("map-to-unordered-map",
              "std::map/std::set whose order is never used to "
-             "std::unordered_map/std::unordered_set") {}
+             "std::unordered_map/std::unordered_set",
+             "hash container") {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
+    ASTContext &AST = Ctx.getASTContext();
+    std::vector<const VarDecl *> Vars;
     struct Finder : RecursiveASTVisitor<Finder> {
-      std::vector<const VarDecl *> Vars;
+      std::vector<const VarDecl *> &Vars;
+      explicit Finder(std::vector<const VarDecl *> &Vars) : Vars(Vars) {}
       bool VisitVarDecl(VarDecl *V) {
         if (!isa<ParmVarDecl>(V) && !unorderedNameFor(V->getType()).empty())
           Vars.push_back(V);
         return true;
       }
-    } F;
-    ASTContext &AST = Ctx.getASTContext();
-    F.TraverseDecl(AST.getTranslationUnitDecl());
+    } F(Vars);
+    for (const FunctionDecl *FD : Ctx.getFunctions())
+      F.TraverseStmt(FD->getBody());
+    if (Ctx.getOptions().Scope == EditScope::File)
+      for (const Decl *D : AST.getTranslationUnitDecl()->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D))
+          if (!unorderedNameFor(V->getType()).empty())
+            Vars.push_back(V);
     RuleEdit E = makeEdit("", 40);
     std::vector<std::string> Names;
+    std::vector<unsigned> Lines;
     bool NeedMap = false, NeedSet = false;
-    for (const VarDecl *V : F.Vars) {
-      if (!Ctx.isEditable(V->getSourceRange()))
+    for (const VarDecl *V : Vars) {
+      if (!V->getTypeSourceInfo() || !Ctx.isEditable(V->getSourceRange()))
         continue;
       // The type must be written as map<...> / std::set<...> right here.
       TypeLoc TL = V->getTypeSourceInfo()->getTypeLoc();
@@ -168,50 +181,43 @@ public:
       auto Spec = TL.getAs<TemplateSpecializationTypeLoc>();
       if (!Spec)
         continue;
-      auto NameOff = Ctx.getFileOffset(Spec.getTemplateNameLoc());
-      if (!NameOff)
+      auto NameR = Ctx.getEditRange(SourceRange(Spec.getTemplateNameLoc()));
+      if (!NameR)
         continue;
-      llvm::StringRef Old = Ctx.getCode().substr(*NameOff, 3) == "map"
-                                ? "map"
-                                : "set";
-      if (!Ctx.getCode().substr(*NameOff).starts_with(Old))
+      llvm::StringRef Old = Ctx.getText(*NameR);
+      if (Old != "map" && Old != "set")
         continue;
       OrderUseChecker C(V, AST);
       C.TraverseDecl(AST.getTranslationUnitDecl());
       if (!C.Ok)
         continue;
       llvm::StringRef New = unorderedNameFor(V->getType());
+      if (!New.ends_with(Old))
+        continue;
       RuleEdit Trial = E;
-      if (!addReplacement(Trial, Ctx, *NameOff, Old.size(), New))
+      if (!addReplacement(Trial, Ctx, *NameR, New))
         continue;
       E = std::move(Trial);
       Names.push_back(V->getNameAsString());
+      Lines.push_back(Ctx.getUserLine(V->getLocation()));
       (New == "unordered_map" ? NeedMap : NeedSet) = true;
     }
     if (Names.empty())
       return;
     // The header, unless everything is included already.
-    std::vector<IncludeLine> Includes = findIncludeLines(Ctx);
-    bool All = llvm::any_of(Includes, [](const IncludeLine &I) {
-      return I.Name == "bits/stdc++.h";
+    bool All = llvm::any_of(findMainIncludes(Ctx), [](const MainInclude &I) {
+      return streamHeaderSpelling(I) == "<bits/stdc++.h>";
     });
-    std::string Text;
-    auto Has = [&](llvm::StringRef H) {
-      return llvm::any_of(Includes,
-                          [&](const IncludeLine &I) { return I.Name == H; });
-    };
-    if (!All && NeedMap && !Has("unordered_map"))
-      Text += "#include <unordered_map>\n";
-    if (!All && NeedSet && !Has("unordered_set"))
-      Text += "#include <unordered_set>\n";
-    if (!Text.empty() &&
-        !addReplacement(E, Ctx, Includes.empty() ? 0 : Includes.back().LineEnd,
-                        0, Text))
+    if (!All && NeedMap && !addHeader(E, Ctx, "<unordered_map>"))
+      return;
+    if (!All && NeedSet && !addHeader(E, Ctx, "<unordered_set>"))
       return;
     std::string List;
     for (const std::string &N : Names)
       List += (List.empty() ? "" : ", ") + N;
-    E.Description = "hash containers for " + List + " (order never used)";
+    E.Description = llvm::formatv("hash containers for {0} (order never used; "
+                                  "{1})",
+                                  List, describeLines(Lines));
     Out.push_back(std::move(E));
   }
 };

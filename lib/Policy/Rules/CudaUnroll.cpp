@@ -1,0 +1,111 @@
+//===-- CudaUnroll.cpp - #pragma unroll on device code's innermost loops --===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// `#pragma unroll` before the innermost for loops of device code: full
+// unrolling where the trip count is a constant (a literal, a template
+// parameter), else a factor of 2, 4 or 8, one variant per factor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Rules.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace maxcode;
+using namespace clang;
+
+namespace {
+
+/// A loop whose trip count the compiler knows: `i < 8`, `i < N` with a
+/// template parameter or constexpr N.
+bool hasConstantTripCount(const ForStmt *F, const ASTContext &AST) {
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond || !Cond->isRelationalOp())
+    return false;
+  const Expr *Bound = Cond->getRHS();
+  if (Bound->isValueDependent())
+    return isa<SubstNonTypeTemplateParmExpr>(Bound->IgnoreParenImpCasts()) ||
+           (isa<DeclRefExpr>(Bound->IgnoreParenImpCasts()) &&
+            isa<NonTypeTemplateParmDecl>(
+                cast<DeclRefExpr>(Bound->IgnoreParenImpCasts())->getDecl()));
+  return integerValue(Bound, AST).has_value();
+}
+
+class CudaUnrollRule : public Rule {
+public:
+  CudaUnrollRule()
+      : Rule("cuda-unroll",
+             "#pragma unroll on the innermost loops of device code (full for "
+             "constant trip counts, else 2, 4 or 8)",
+             "unroll pragmas") {}
+  bool isCudaOnly() const override { return true; }
+
+  void propose(const RuleContext &Ctx,
+               std::vector<RuleEdit> &Out) const override {
+    ASTContext &AST = Ctx.getASTContext();
+    struct Place {
+      const ForStmt *Loop;
+      bool Constant;
+    };
+    std::vector<Place> Places;
+    for (const FunctionDecl *FD : deviceFunctions(Ctx, false)) {
+      for (const Stmt *S : loopsIn(FD->getBody())) {
+        const auto *F = dyn_cast<ForStmt>(S);
+        if (!F || !loopsIn(F->getBody()).empty() || hasLoopHint(AST, F) ||
+            !compoundParent(AST, F))
+          continue;
+        auto R = statementRange(Ctx, F);
+        if (!R || !startsLine(Ctx, R->getBegin()))
+          continue;
+        Places.push_back({F, hasConstantTripCount(F, AST)});
+      }
+    }
+    if (Places.empty())
+      return;
+    bool AllConstant =
+        llvm::all_of(Places, [](const Place &P) { return P.Constant; });
+    // Full unrolling where the count is known, and each factor everywhere
+    // else.
+    for (unsigned Factor : {0u, 4u, 2u, 8u}) {
+      if (Factor && AllConstant && Factor != 4)
+        continue;
+      RuleEdit E = makeEdit("", Factor == 0 ? 26 : Factor == 4 ? 24 : 22);
+      E.Group = "cuda-unroll";
+      unsigned N = 0;
+      for (const Place &P : Places) {
+        std::string Pragma;
+        if (P.Constant)
+          Pragma = "#pragma unroll";
+        else if (Factor)
+          Pragma = "#pragma unroll " + std::to_string(Factor);
+        else
+          continue;
+        if (!insertLineBefore(E, Ctx, P.Loop, Pragma))
+          return;
+        ++N;
+      }
+      if (!N)
+        continue;
+      E.Description =
+          Factor == 0 ? llvm::formatv("fully unroll {0} constant-count loop{1}",
+                                      N, N == 1 ? "" : "s")
+                            .str()
+                      : llvm::formatv("unroll {0} innermost loop{1} by {2}", N,
+                                      N == 1 ? "" : "s", Factor)
+                            .str();
+      Out.push_back(std::move(E));
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> maxcode::createCudaUnrollRule() {
+  return std::make_unique<CudaUnrollRule>();
+}

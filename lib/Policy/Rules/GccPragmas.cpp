@@ -1,0 +1,79 @@
+//===-- GccPragmas.cpp - GCC optimize and target pragmas ------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// `#pragma GCC optimize("O3,unroll-loops")` at the top of the file (under
+// the target scope, right before the target), and with it, as an
+// alternative, `#pragma GCC target(...)` naming only the instruction-set
+// extensions of the machine that runs the variants. GCC only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Rules.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace maxcode;
+using namespace clang;
+
+namespace {
+
+class GccPragmasRule : public Rule {
+public:
+  GccPragmasRule()
+      : Rule("gcc-pragmas",
+             "GCC optimize and target pragmas (GCC only; target extensions "
+             "only if this machine has them)",
+             "pragmas") {}
+
+  std::vector<std::pair<std::string, std::string>>
+  getOptionDefaults() const override {
+    return {{"Optimize", "O3,unroll-loops"}};
+  }
+
+  void propose(const RuleContext &Ctx,
+               std::vector<RuleEdit> &Out) const override {
+    if (!Ctx.getOptions().CompilerIsGCC || Ctx.isCuda() || !Ctx.isCPlusPlus())
+      return;
+    if (hasPragma(Ctx, {"GCC", "optimize"}) ||
+        hasPragma(Ctx, {"GCC", "target"}))
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    // At the top of the file, so that every function (and the inline code
+    // of the headers) is compiled with them; under the target scope, right
+    // before the target, on a line of its own.
+    SourceLocation At = SM.getLocForStartOfFile(SM.getMainFileID());
+    if (Ctx.getOptions().Scope == EditScope::Target) {
+      At = At.getLocWithOffset(Ctx.getTarget().BeginOffset);
+      if (!startsLine(Ctx, At))
+        return;
+    }
+    std::string Flags = Ctx.getOption(*this, "Optimize", "O3,unroll-loops");
+    std::string Optimize = "#pragma GCC optimize(\"" + Flags + "\")\n";
+    RuleEdit A = makeEdit("#pragma GCC optimize(\"" + Flags + "\")", 30);
+    A.Group = "gcc-pragmas";
+    if (insertText(A, Ctx, At, Optimize))
+      Out.push_back(std::move(A));
+
+    std::string Features;
+    for (const std::string &F : Ctx.getOptions().HostFeatures)
+      Features += (Features.empty() ? "" : ",") + F;
+    if (Features.empty())
+      return;
+    std::string Target = "#pragma GCC target(\"" + Features + "\")\n";
+    RuleEdit B = makeEdit("#pragma GCC optimize(\"" + Flags +
+                              "\") and target(\"" + Features + "\")",
+                          28);
+    B.Group = "gcc-pragmas";
+    if (insertText(B, Ctx, At, Optimize + Target))
+      Out.push_back(std::move(B));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> maxcode::createGccPragmasRule() {
+  return std::make_unique<GccPragmasRule>();
+}

@@ -1,0 +1,94 @@
+//===-- RangeForCopy.cpp - Range-for copies to const references -----------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// `for (auto s : names)` copies each element; when the body never modifies
+// the copy (ExprMutationAnalyzer), `for (const auto &s : names)` reads the
+// element in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Rules.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace maxcode;
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+/// True for element types whose copy costs more than a reference.
+bool isExpensive(QualType T, const ASTContext &AST) {
+  T = T.getCanonicalType();
+  if (T->isReferenceType() || T->isDependentType() || T->isIncompleteType())
+    return false;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  if (!T.isTriviallyCopyableType(AST))
+    return true;
+  return AST.getTypeSize(T) > 2 * AST.getTypeSize(AST.VoidPtrTy);
+}
+
+class RangeForCopyRule : public Rule {
+public:
+  RangeForCopyRule()
+      : Rule("range-for-copy",
+             "range-for variables that copy expensive elements and are never "
+             "modified to const references",
+             "const & loop variable") {}
+
+  void propose(const RuleContext &Ctx,
+               std::vector<RuleEdit> &Out) const override {
+    ASTContext &AST = Ctx.getASTContext();
+    const SourceManager &SM = Ctx.getSourceManager();
+    const LangOptions &LO = AST.getLangOpts();
+    for (const FunctionDecl *FD : Ctx.getFunctions()) {
+      RuleEdit E = makeEdit("", 35);
+      std::vector<unsigned> Lines;
+      for (const BoundNodes &N :
+           match(findAll(cxxForRangeStmt().bind("for")), *FD->getBody(), AST)) {
+        const auto *S = N.getNodeAs<CXXForRangeStmt>("for");
+        const VarDecl *V = S->getLoopVariable();
+        if (!V || isa<DecompositionDecl>(V) || !V->getTypeSourceInfo() ||
+            !isExpensive(V->getType(), AST) ||
+            isMutatedIn(V, S->getBody(), AST))
+          continue;
+        TypeLoc TL = V->getTypeSourceInfo()->getTypeLoc();
+        auto TypeR = Ctx.getEditRange(TL.getSourceRange());
+        std::optional<Token> Next =
+            Lexer::findNextToken(TL.getEndLoc(), SM, LO);
+        if (!TypeR || !Next || Next->getLocation() != V->getLocation())
+          continue;
+        RuleEdit Trial = E;
+        bool Ok = (V->getType().isConstQualified() ||
+                   insertText(Trial, Ctx, TypeR->getBegin(), "const ")) &&
+                  insertText(Trial, Ctx, V->getLocation(), "&");
+        if (!Ok)
+          continue;
+        E = std::move(Trial);
+        Lines.push_back(Ctx.getUserLine(S->getBeginLoc()));
+      }
+      if (Lines.empty())
+        continue;
+      E.Description = llvm::formatv("range-for by const reference in {0} "
+                                    "({1})",
+                                    describeFunction(FD), describeLines(Lines));
+      Out.push_back(std::move(E));
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> maxcode::createRangeForCopyRule() {
+  return std::make_unique<RangeForCopyRule>();
+}
