@@ -555,7 +555,7 @@ bool maxcode::isSimpleSideEffectFree(const Expr *E, ASTContext &AST) {
 /// Member functions of standard containers and strings that read and change
 /// nothing (their non-const overloads too: `v[i]` on a non-const vector).
 static bool isReadOnlyStdMember(const CXXMethodDecl *MD) {
-  if (!MD || !MD->getIdentifier() && !MD->isOverloadedOperator())
+  if (!MD || (!MD->getIdentifier() && !MD->isOverloadedOperator()))
     return false;
   if (!isInStd(MD->getParent()))
     return false;

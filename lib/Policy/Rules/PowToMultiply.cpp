@@ -172,7 +172,6 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    ASTContext &AST = Ctx.getASTContext();
     unsigned Max = std::clamp<int64_t>(getMax(Ctx), 2, 8);
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
       // A template's calls are typed in its instantiations, which must all
