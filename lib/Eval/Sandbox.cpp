@@ -92,8 +92,7 @@ constexpr llvm::StringLiteral SystemFolders[] = {
 bool isSystemPath(llvm::StringRef P) {
   return llvm::any_of(SystemFolders,
                       [&](llvm::StringRef S) { return within(P, S); }) ||
-         within(P, "/proc") || within(P, "/dev") || within(P, "/tmp") ||
-         P.empty();
+         within(P, "/proc") || within(P, "/dev") || P == "/tmp" || P.empty();
 }
 
 /// Whether the sandbox's user \p Uid can read \p Path: bubblewrap, run as
@@ -171,11 +170,25 @@ std::vector<std::string> bwrapArgv(const ProcessSpec &Spec,
                         [&](llvm::StringRef H) { return within(P, H); });
   };
   // Parents before children, so that no mount hides a later one.
+  // A folder that holds a run's own folder (the scratch root under /tmp, a
+  // project above it) would show the other runs' folders: never bound. What
+  // is inside /tmp otherwise (an installed tool, a project's include folder)
+  // is bound over the private /tmp, at its own path.
+  auto HoldsARun = [&](llvm::StringRef P) {
+    return llvm::any_of(Policy.Mounts,
+                        [&](const SandboxPolicy::Mount &M) {
+                          return within(cleanPath(M.Host), P);
+                        }) ||
+           llvm::any_of(Policy.Writable, [&](llvm::StringRef W) {
+             return within(cleanPath(W), P);
+           });
+  };
   std::vector<std::string> ReadOnly;
   for (const std::string &R : Policy.ReadOnly) {
     std::string C = cleanPath(R);
     if (llvm::sys::path::is_absolute(C) && !isSystemPath(C) && !IsHidden(C) &&
-        llvm::sys::fs::exists(C) && reachableBy(C, Policy.Uid))
+        !HoldsARun(C) && llvm::sys::fs::exists(C) &&
+        reachableBy(C, Policy.Uid))
       ReadOnly.push_back(C);
   }
   llvm::sort(ReadOnly);
