@@ -52,7 +52,6 @@ import hashlib
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -71,26 +70,13 @@ VARIANT_CAP = 16
 _HEADING = re.compile(r"^variant (\d+) \[([^\]]*)\]: (.*)$")
 _ERROR = re.compile(r"^(?P<where>[^:\s]*:\d+:\d+): (?:fatal )?error: "
                     r"(?P<msg>.*)$")
-_DROPPED_WITH_VALUE = ("-o", "-MF", "-MT", "-MQ")
-_DROPPED = ("-c", "-MD", "-MMD", "-fsyntax-only")
 
 
 def command_flags(entry, path):
-    """The flags of a database entry: its compiler, -c, -o and dependency
-    flags and the source itself left out."""
-    args = entry.get("arguments") or shlex.split(entry["command"])
-    out, skip = [], False
-    for a in args[1:]:
-        if skip:
-            skip = False
-            continue
-        if a in _DROPPED_WITH_VALUE:
-            skip = True
-            continue
-        if a in _DROPPED or a == entry["file"] or a == path:
-            continue
-        out.append(a)
-    return out
+    """The flags of a database entry: its compiler, output and dependency
+    flags, -c and the source itself left out."""
+    return [a for a in corpus.command_writing_nothing(entry)[1:]
+            if a not in ("-c", "-fsyntax-only", entry["file"], path)]
 
 
 def first_error(stderr, name):
