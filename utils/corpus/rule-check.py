@@ -38,8 +38,8 @@ combine several rules, and the totals. docs/Rules.md, "Rules on real code",
 has the table for leveldb and TheAlgorithms/C-Plus-Plus.
 
   nice -n 19 utils/corpus/rule-check.py --corpus /work/corpus \\
-      --only leveldb,TheAlgorithms-C-Plus-Plus --every leveldb=4 \\
-      --every TheAlgorithms-C-Plus-Plus=24 --json /tmp/rule-check.json
+      --only leveldb,TheAlgorithms-C-Plus-Plus --every leveldb=2 \\
+      --every TheAlgorithms-C-Plus-Plus=6 --json /tmp/rule-check.json
 
 Python 3 standard library only. One process at a time (it is meant to run
 beside benchmarks). The projects are never changed: databases, CMake build
