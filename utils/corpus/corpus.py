@@ -136,6 +136,28 @@ def checkout_commit(folder):
     return lines[1]
 
 
+_DEPENDENCY_FLAGS = ("-MF", "-MT", "-MQ")
+
+
+def command_writing_nothing(entry):
+    """A database entry's command (a list) without its -o and dependency
+    flags: run in the entry's directory, it compiles the same way and writes
+    no file of the project's."""
+    args = entry.get("arguments") or shlex.split(entry["command"])
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a == "-o" or a in _DEPENDENCY_FLAGS:
+            skip = True
+            continue
+        if a in ("-MD", "-MMD"):
+            continue
+        out.append(a)
+    return out
+
+
 def _glob(folder, pattern):
     return sorted(p for p in glob.glob(os.path.join(folder, pattern),
                                        recursive=True) if os.path.isfile(p))

@@ -95,24 +95,9 @@ def nvcc_check_command(entry, path, nvcc):
                   os.devnull]
 
 
-_GCC_DEPENDENCY_FLAGS = ("-MF", "-MT", "-MQ")
-
-
 def gcc_check_command(entry):
     """The entry's GCC command with -fsyntax-only, writing nothing."""
-    args = entry.get("arguments") or shlex.split(entry["command"])
-    out, skip = [], False
-    for a in args:
-        if skip:
-            skip = False
-            continue
-        if a == "-o" or a in _GCC_DEPENDENCY_FLAGS:
-            skip = True
-            continue
-        if a in ("-MD", "-MMD"):
-            continue
-        out.append(a)
-    return out + ["-fsyntax-only"]
+    return corpus.command_writing_nothing(entry) + ["-fsyntax-only"]
 
 
 def _is_gcc(argv0):

@@ -1,0 +1,2 @@
+// The original does not build: the check skips it.
+int main() { return notDeclaredAnywhere; }
