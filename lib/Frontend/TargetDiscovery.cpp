@@ -81,11 +81,34 @@ maxcode::selectTargets(const std::vector<Target> &Ranked,
   }
   if (Names.trim().empty())
     return std::vector<Target>{Ranked.front()};
+  auto IsKnown = [&](llvm::StringRef W) {
+    return llvm::any_of(Ranked, [&](const Target &T) { return T.Name == W; }) ||
+           llvm::any_of(Blocked,
+                        [&](const BlockedTarget &B) { return B.T.Name == W; });
+  };
+  // Names hold commas of their own (`Cache<K, V>::get`, as --list-targets
+  // prints them), so the list is cut at a comma only where the longest run
+  // of pieces that names a target ends.
+  llvm::SmallVector<llvm::StringRef, 4> Pieces;
+  Names.split(Pieces, ',', -1, /*KeepEmpty=*/true);
+  std::vector<std::string> Wanted;
+  for (size_t I = 0; I < Pieces.size();) {
+    size_t End = I + 1;
+    std::string Name = Pieces[I].trim().str();
+    std::string Joined = Pieces[I].str();
+    for (size_t J = I + 1; J < Pieces.size(); ++J) {
+      Joined += "," + Pieces[J].str();
+      if (IsKnown(llvm::StringRef(Joined).trim())) {
+        Name = llvm::StringRef(Joined).trim().str();
+        End = J + 1;
+      }
+    }
+    if (!Name.empty())
+      Wanted.push_back(Name);
+    I = End;
+  }
   std::vector<Target> Out;
-  llvm::SmallVector<llvm::StringRef, 4> Wanted;
-  Names.split(Wanted, ',', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef W : Wanted) {
-    W = W.trim();
     auto It = llvm::find_if(Ranked, [&](const Target &T) { return T.Name == W; });
     if (It == Ranked.end()) {
       auto B = llvm::find_if(

@@ -191,4 +191,26 @@ TEST(TargetDiscoveryTest, SelectingABlockedTargetSaysWhy) {
             std::string::npos);
 }
 
+TEST(TargetDiscoveryTest, TargetNamesKeepTheirOwnCommas) {
+  Target Get, Dtor, Plain;
+  Get.Name = "Cache<K, V>::get";
+  Dtor.Name = "ns::Cache<K, V>::~Cache<K, V>";
+  Plain.Name = "plain";
+  std::vector<Target> Ranked = {Get, Dtor, Plain};
+  auto Chosen = selectTargets(Ranked, "ns::Cache<K, V>::~Cache<K, V>", {});
+  ASSERT_TRUE(static_cast<bool>(Chosen)) << llvm::toString(Chosen.takeError());
+  ASSERT_EQ(Chosen->size(), 1u);
+  EXPECT_EQ(Chosen->front().Name, Dtor.Name);
+  // A list of such names, the comma between them as it would be typed.
+  Chosen = selectTargets(Ranked, "plain,Cache<K, V>::get, plain", {});
+  ASSERT_TRUE(static_cast<bool>(Chosen)) << llvm::toString(Chosen.takeError());
+  ASSERT_EQ(Chosen->size(), 3u);
+  EXPECT_EQ((*Chosen)[1].Name, Get.Name);
+  // A name that is no target is still named whole up to its comma.
+  Chosen = selectTargets(Ranked, "plain,Cache<K", {});
+  ASSERT_FALSE(static_cast<bool>(Chosen));
+  EXPECT_NE(llvm::toString(Chosen.takeError()).find("unknown target 'Cache<K'"),
+            std::string::npos);
+}
+
 } // namespace
