@@ -44,6 +44,10 @@ public:
     for (const Stmt *S : loopsIn(FD->getBody())) {
       if (isa<CXXForRangeStmt>(S) || isa<DoStmt>(S))
         continue;
+      // GCC rejects its unroll pragma on a loop with no condition
+      // (`for (;;)`), and Clang, which ignores GCC's pragmas, would not say.
+      if (const auto *For = dyn_cast<ForStmt>(S); For && !For->getCond())
+        continue;
       if (!loopsIn(loopBody(S)).empty() || hasLoopHint(AST, S) ||
           !compoundParent(AST, S))
         continue;
