@@ -1549,10 +1549,14 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   double FloorOther = Floor(Other);
   // The other measure can only speak to work it resolves: a baseline whose
   // own work is a small part of its run (the rest starting a process), or
-  // inside that measure's noise, confirms nothing and denies nothing.
+  // inside that measure's noise, confirms nothing. It still denies: a
+  // variant that costs more than the baseline by it, beyond its noise (one
+  // that sleeps, or waits for a child, on a loaded machine), is no speedup.
   double VariableOther = C.BaselineMedian - FloorOther;
-  if (VariableOther < 0.25 * C.BaselineMedian ||
-      VariableOther < 3 * C.Noise * C.BaselineMedian) {
+  bool ResolvablySlower =
+      C.VariantMedian - C.BaselineMedian > 3 * C.Noise * C.BaselineMedian;
+  if (!ResolvablySlower && (VariableOther < 0.25 * C.BaselineMedian ||
+                            VariableOther < 3 * C.Noise * C.BaselineMedian)) {
     Out.Notes.push_back(
         llvm::formatv("not cross-checked: the baseline's own work is below "
                       "what {0} resolves ({1:f2}x by {0})",
