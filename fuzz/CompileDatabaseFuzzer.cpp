@@ -51,10 +51,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
 
   ParseSettings S;
-  S.ClangPath = "/usr/lib/llvm-19/bin/clang++";
+  S.ClangPath = "/usr/lib/llvm-22/bin/clang++";
   S.ResourceDir = "/resource-dir";
   S.CudaPath = "/cuda";
-  S.ShimDir = "/cuda-shim";
   std::vector<std::string> Files = DB->Raw->getAllFiles();
   if (Files.size() > 16)
     Files.resize(16);

@@ -1,6 +1,6 @@
 # -*- Python -*-
 # lit configuration for clang-maxcode's tool tests. Run through check-maxcode,
-# or: python3 /usr/lib/llvm-19/build/utils/lit/lit.py -sv build/test
+# or: /usr/lib/llvm-22/bin/lit -sv build/test
 import os
 import shutil
 import subprocess
@@ -31,7 +31,7 @@ config.substitutions.append(("%maxcode_bin", config.maxcode_tools_dir))
 config.substitutions.append(
     ("%maxcode-lsp", os.path.join(config.maxcode_tools_dir, "maxcode-lsp")))
 config.substitutions.append(("%python", config.python_executable))
-# Version 19's, never /usr/bin's (docs/Output.md).
+# The project's LLVM version's, never /usr/bin's (docs/Output.md).
 config.substitutions.append(
     ("%clang-apply-replacements",
      os.path.join(config.llvm_tools_dir, "clang-apply-replacements")))

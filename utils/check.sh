@@ -5,7 +5,7 @@
 # the check-maxcode target. Exits non-zero if any test fails.
 #
 #   utils/check.sh              # into ${BUILD_DIR:-build}, with the default compiler
-#   utils/check.sh --sanitize   # into ${BUILD_DIR:-build-asan}: clang-19, ASan
+#   utils/check.sh --sanitize   # into ${BUILD_DIR:-build-asan}: clang-22, ASan
 #                               # and UBSan, every report an error (docs/Fuzzing.md)
 #
 #===-----------------------------------------------------------------------===#
@@ -31,12 +31,12 @@ if [ "$SANITIZE" = 1 ]; then
                 -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     fi
     cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
       "${LAUNCHER[@]}" "-DMAXCODE_SANITIZERS=address;undefined" >/dev/null
   fi
   if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] &&
-     [ -x /usr/lib/llvm-19/bin/llvm-symbolizer ]; then
-    export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-19/bin/llvm-symbolizer
+     [ -x /usr/lib/llvm-22/bin/llvm-symbolizer ]; then
+    export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
   fi
 fi
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"

@@ -5,7 +5,7 @@
 #   utils/fuzz.sh NAME 0        # only run the seed corpus, once
 #   utils/fuzz.sh --list        # the names
 #
-# Builds maxcode-NAME-fuzzer with clang-19, ASan and UBSan (and ccache when
+# Builds maxcode-NAME-fuzzer with clang-22, ASan and UBSan (and ccache when
 # there is one) into ${FUZZ_BUILD_DIR:-build-fuzz}, then fuzzes for SECONDS,
 # starting from the seeds in fuzz/corpus/NAME. New inputs go to
 # <build>/corpus/NAME (kept between runs), crashes to <build>/artifacts/NAME.
@@ -36,9 +36,9 @@ SECONDS_TO_RUN="$2"
 shift 2
 
 bash "$ROOT/utils/setup.sh"
-if ! [ -e /usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
+if ! [ -e /usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a ]; then
   echo "fuzz: libFuzzer is missing; install it with" \
-    "'apt-get install libclang-rt-19-dev'" >&2
+    "'apt-get install libclang-rt-22-dev'" >&2
   exit 1
 fi
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
@@ -48,7 +48,7 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
               -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   fi
   cmake -G Ninja -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     "${LAUNCHER[@]}" -DMAXCODE_INCLUDE_TESTS=OFF \
     -DMAXCODE_BUILD_FUZZERS=ON "-DMAXCODE_SANITIZERS=address;undefined" \
     >/dev/null
@@ -61,8 +61,8 @@ CORPUS="$BUILD_DIR/corpus/$NAME"
 ARTIFACTS="$BUILD_DIR/artifacts/$NAME"
 mkdir -p "$CORPUS" "$ARTIFACTS"
 if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] &&
-   [ -x /usr/lib/llvm-19/bin/llvm-symbolizer ]; then
-  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-19/bin/llvm-symbolizer
+   [ -x /usr/lib/llvm-22/bin/llvm-symbolizer ]; then
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
 fi
 OPTIONS=(-timeout=20 -print_final_stats=1 "-artifact_prefix=$ARTIFACTS/")
 if [ -f "$ROOT/fuzz/$NAME.dict" ]; then

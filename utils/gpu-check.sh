@@ -100,7 +100,7 @@ fi
 
 #===-- lit tests of test/CUDA (the GPU ones run here) ---------------------===#
 
-LIT=${LIT:-/usr/lib/llvm-19/build/utils/lit/lit.py}
+LIT=${LIT:-/usr/lib/llvm-22/bin/lit}
 if [ $BUILT = 1 ]; then
   say "lit test/CUDA ($(elapsed))"
   python3 "$LIT" -v "$BUILD/test" --filter 'CUDA/' > "$OUT_DIR/lit.txt" 2>&1

@@ -152,7 +152,7 @@ def main():
                         help="the clang-maxcode to run (default: the one on "
                         "PATH)")
     parser.add_argument("-clang-apply-replacements-binary",
-                        default="clang-apply-replacements-19",
+                        default="clang-apply-replacements-22",
                         help="the clang-apply-replacements for -fix")
     parser.add_argument("-profile-cmd", default="",
                         help="rank targets by running this command under "

@@ -9,8 +9,8 @@ set -euo pipefail
 
 PACKAGES=(
   cmake ninja-build g++ python3
-  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
-  clang-tools-19 libclang-rt-19-dev
+  clang-22 libclang-22-dev libclang-cpp22-dev llvm-22-dev llvm-22-tools
+  clang-tools-22 libclang-rt-22-dev clang-format-22 clang-tidy-22
   nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev
   curl procps
   libgtest-dev libgmock-dev

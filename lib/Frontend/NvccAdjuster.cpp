@@ -246,10 +246,6 @@ static void addHostCompilerHeaders(llvm::StringRef Compiler,
   std::string Dir = S.HostCompilerIncludeDir(Compiler);
   if (Dir.empty())
     return;
-  if (!S.HostCompatDir.empty()) {
-    Out.push_back("-isystem");
-    Out.push_back(S.HostCompatDir);
-  }
   Out.push_back("-idirafter");
   Out.push_back(Dir);
 }
@@ -265,16 +261,25 @@ std::string maxcode::clangGpuArchFor(llvm::StringRef A) {
   unsigned Num = 0;
   if (Digits.empty() || Digits.getAsInteger(10, Num))
     return "";
-  if (Num > 90)
-    return NewestClangGpuArch;
+  llvm::StringRef Suffix = A.drop_front(Digits.size());
   // Clang knows none older than sm_20 (CUDA 13's nvcc none older than
   // sm_75); a host-only parse does not depend on it.
   if (Num < 20)
     return OldestClangGpuArch;
-  std::string Out = "sm_" + Digits.str();
-  if (Num == 90 && A.drop_front(Digits.size()) == "a")
-    Out += "a";
-  return Out;
+  if (Num <= 90)
+    return "sm_" + Digits.str() + (Num == 90 && Suffix == "a" ? "a" : "");
+  // Clang 22's architectures past sm_90, each also with an "a" feature set;
+  // an "f" family (sm_100f), or a number it does not know, is parsed as the
+  // nearest one below it.
+  static constexpr unsigned Known[] = {100, 101, 103, 110, 120, 121};
+  unsigned Nearest = 90;
+  for (unsigned K : Known)
+    if (K <= Num)
+      Nearest = K;
+  if (Nearest == 90)
+    return "sm_90";
+  return "sm_" + std::to_string(Nearest) +
+         (Nearest == Num && Suffix == "a" ? "a" : "");
 }
 
 bool maxcode::isGccCommand(llvm::ArrayRef<std::string> Argv) {
@@ -530,10 +535,9 @@ std::vector<std::string> maxcode::adjustForParsing(
           return llvm::StringRef(A).starts_with("--cuda-gpu-arch");
         }))
       Extra.push_back(std::string("--cuda-gpu-arch=") + NewestClangGpuArch);
-    Extra.insert(Extra.end(),
-                 {"--cuda-path=" + S.CudaPath, "--cuda-host-only",
-                  "-Wno-unknown-cuda-version", "-isystem", S.ShimDir,
-                  "-isystem", S.CudaPath + "/include/cccl"});
+    Extra.insert(Extra.end(), {"--cuda-path=" + S.CudaPath, "--cuda-host-only",
+                               "-Wno-unknown-cuda-version", "-isystem",
+                               S.CudaPath + "/include/cccl"});
   }
   // A header given as the main file (its targets listed) is no mistake, and
   // a warning is no error when the code is only read (-Werror may come from
@@ -559,27 +563,18 @@ ParseSettings maxcode::getDefaultParseSettings(const char *Argv0,
   if (auto V = llvm::sys::Process::GetEnv("MAXCODE_CUDA_PATH"))
     S.CudaPath = *V;
   llvm::SmallString<256> ClangPath(S.ResourceDir);
-  // <llvm>/lib/clang/19 -> <llvm>/bin/clang++
+  // <llvm>/lib/clang/22 -> <llvm>/bin/clang++
   llvm::sys::path::remove_filename(ClangPath);
   llvm::sys::path::remove_filename(ClangPath);
   llvm::sys::path::remove_filename(ClangPath);
   llvm::sys::path::append(ClangPath, "bin", "clang++");
   S.ClangPath = std::string(ClangPath);
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, MainAddr);
-  llvm::SmallString<256> Shim(llvm::sys::path::parent_path(Exe));
-  llvm::sys::path::append(Shim, "..", MAXCODE_RESOURCE_SUBDIR, "cuda-shim");
-  llvm::sys::path::remove_dots(Shim, /*remove_dot_dot=*/true);
-  S.ShimDir = std::string(Shim);
   llvm::SmallString<256> Compat(llvm::sys::path::parent_path(Exe));
   llvm::sys::path::append(Compat, "..", MAXCODE_RESOURCE_SUBDIR, "cuda-compat",
                           "maxcode_cuda_compat.h");
   llvm::sys::path::remove_dots(Compat, /*remove_dot_dot=*/true);
   S.CompatHeader = std::string(Compat);
-  llvm::SmallString<256> HostCompat(llvm::sys::path::parent_path(Exe));
-  llvm::sys::path::append(HostCompat, "..", MAXCODE_RESOURCE_SUBDIR,
-                          "host-compat");
-  llvm::sys::path::remove_dots(HostCompat, /*remove_dot_dot=*/true);
-  S.HostCompatDir = std::string(HostCompat);
   S.HostCompilerIncludeDir = findGccIncludeDir;
   return S;
 }

@@ -179,9 +179,9 @@ maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   tooling::ClangTool Tool(DB, {File.str()});
   if (Contents)
     Tool.mapVirtualFile(File, *Contents);
-  auto DiagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
-  DiagOpts->ShowColors = false;
-  RecordingPrinter Printer(DiagOS, DiagOpts.get());
+  DiagnosticOptions DiagOpts;
+  DiagOpts.ShowColors = false;
+  RecordingPrinter Printer(DiagOS, DiagOpts);
   Tool.setDiagnosticConsumer(&Printer);
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
   int RC = Tool.buildASTs(ASTs);
@@ -366,7 +366,7 @@ public:
     return true;
   }
   bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
-    add(TL.getTypedefNameDecl());
+    add(TL.getDecl());
     return true;
   }
   bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {

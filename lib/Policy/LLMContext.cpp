@@ -45,7 +45,7 @@ public:
     return true;
   }
   bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
-    add(TL.getTypedefNameDecl());
+    add(TL.getDecl());
     return true;
   }
   bool VisitTagTypeLoc(TagTypeLoc TL) {

@@ -331,7 +331,7 @@ public:
     return true;
   }
   bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
-    add(TL.getTypedefNameDecl(), TL.getBeginLoc());
+    add(TL.getDecl(), TL.getBeginLoc());
     return true;
   }
   bool VisitTagTypeLoc(TagTypeLoc TL) {
@@ -339,7 +339,7 @@ public:
     return true;
   }
   bool VisitUsingTypeLoc(UsingTypeLoc TL) {
-    add(TL.getFoundDecl(), TL.getBeginLoc());
+    add(TL.getDecl(), TL.getBeginLoc());
     return true;
   }
   bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {

@@ -171,7 +171,7 @@ format::FormatStyle styleFor(llvm::StringRef File, llvm::StringRef Code) {
       llvm::consumeError(FromFile.takeError());
   }
   // The rules add the headers they need; the user's order stays.
-  S.SortIncludes = format::FormatStyle::SI_Never;
+  S.SortIncludes.Enabled = false;
   return S;
 }
 } // namespace

@@ -1,7 +1,7 @@
 // The compatibility header's "cache-hint" entry (docs/CUDA.md): nvcc offers
 // __ldcg __ldca __ldcs __ldlu __ldcv __stwb __stcg __stcs __stwt for every
-// scalar and vector type; Clang's own headers have few of them (none in
-// Clang 19), so without the entry the kernel holds errors and is blocked.
+// scalar and vector type; Clang 22's own headers have four, not for every
+// type, so without the entry the kernel holds errors and is blocked.
 // REQUIRES: nvcc
 // nvcc's front end accepts the reproduction as it is:
 // RUN: %cuda_path/bin/nvcc -cuda -std=c++17 %s -o %t.ii

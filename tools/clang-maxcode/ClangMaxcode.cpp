@@ -424,7 +424,7 @@ int main(int argc, const char **argv) {
       return userError(toString(Config.takeError()));
     for (const std::string &W : Warnings)
       WithColor::warning(errs(), "clang-maxcode") << W << "\n";
-    StringMap<cl::Option *> &Registered = cl::getRegisteredOptions();
+    auto &Registered = cl::getRegisteredOptions();
     for (const auto &[Flag, Value] : Config->toFlags()) {
       auto It = Registered.find(Flag);
       if (It == Registered.end() || It->second->getNumOccurrences())

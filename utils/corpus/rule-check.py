@@ -24,7 +24,7 @@ each kept file:
      each rule seen only in combinations is asked again alone
      (`--rules=ID`). Variants of a file are counted once (by text), whichever
      target proposed them;
-  4. each variant "parses" when `clang++-19 -fsyntax-only` accepts it with
+  4. each variant "parses" when `clang++-22 -fsyntax-only` accepts it with
      the file's compile flags, and "builds" when the project's compiler
      (`g++` for these projects) compiles it to an object file (`-c`, into a
      scratch folder) with the same flags. The variant is fed on stdin
@@ -334,7 +334,7 @@ def main():
     ap.add_argument("--rules", default="",
                     help="the rules the tool may use, as its --rules "
                          "(default: all)")
-    ap.add_argument("--clang", default="clang++-19",
+    ap.add_argument("--clang", default="clang++-22",
                     help="the compiler that checks a variant parses")
     ap.add_argument("--gcc", default="g++",
                     help="the compiler that checks a variant builds")

@@ -29,7 +29,6 @@ struct ParseSettings {
   std::string ClangPath;   ///< argv[0] given to the driver for nvcc entries.
   std::string ResourceDir; ///< Clang's builtin headers.
   std::string CudaPath;    ///< CUDA toolkit root.
-  std::string ShimDir;     ///< Folder with the CUDA 13 stand-in headers.
   /// The CUDA compatibility header force-included into CUDA parses (what
   /// nvcc's host pass has and Clang's lacks, docs/CUDA.md); empty for none.
   std::string CompatHeader;
@@ -38,9 +37,6 @@ struct ParseSettings {
   /// folder lacks (omp.h) is found; empty when there is none. Not set: no
   /// folder is added.
   std::function<std::string(llvm::StringRef Compiler)> HostCompilerIncludeDir;
-  /// Folder of wrappers that make GCC's headers readable by Clang (omp.h),
-  /// put before the other folders whenever GCC's include folder is added.
-  std::string HostCompatDir;
 };
 
 /// Settings for the running tool: the resource folder is found relative to
@@ -61,8 +57,8 @@ bool isGccCommand(llvm::ArrayRef<std::string> Argv);
 /// True when argv[0] is nvcc.
 bool isNvccCommand(llvm::ArrayRef<std::string> Args);
 
-/// The newest GPU architecture Clang 19 knows; newer ones are parsed as it.
-constexpr const char *NewestClangGpuArch = "sm_90";
+/// The newest GPU architecture Clang 22 knows; newer ones are parsed as it.
+constexpr const char *NewestClangGpuArch = "sm_121";
 /// The oldest GPU architecture Clang knows; older ones are parsed as it.
 constexpr const char *OldestClangGpuArch = "sm_20";
 

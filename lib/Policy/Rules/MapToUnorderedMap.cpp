@@ -176,8 +176,6 @@ public:
         continue;
       // The type must be written as map<...> / std::set<...> right here.
       TypeLoc TL = V->getTypeSourceInfo()->getTypeLoc();
-      if (auto Elab = TL.getAs<ElaboratedTypeLoc>())
-        TL = Elab.getNamedTypeLoc();
       auto Spec = TL.getAs<TemplateSpecializationTypeLoc>();
       if (!Spec)
         continue;

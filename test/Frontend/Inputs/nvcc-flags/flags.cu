@@ -6,8 +6,8 @@
 #ifndef _OPENMP
 #error "-fopenmp did not reach Clang"
 #endif
-// omp_alloc is declared with GCC's __malloc__(omp_free), which Clang 19
-// reads only through the tool's omp.h wrapper.
+// omp_alloc is declared with GCC's __malloc__(omp_free), which Clang 22
+// reads as it is.
 int threads() {
   void *P = omp_alloc(64, omp_default_mem_alloc);
   omp_free(P, omp_default_mem_alloc);
