@@ -12,6 +12,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 
 bash "$ROOT/utils/setup.sh"
+# A folder configured before the move from LLVM 19 is configured again.
+if [ -f "$BUILD_DIR/CMakeCache.txt" ] &&
+   grep -q "^LLVM_DIR:PATH=/usr/lib/llvm-19/" "$BUILD_DIR/CMakeCache.txt"; then
+  rm -rf "$BUILD_DIR/CMakeCache.txt" "$BUILD_DIR/CMakeFiles" "$BUILD_DIR/build.ninja"
+fi
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   WERROR=OFF
   [ "${MAXCODE_WERROR:-0}" = 1 ] && WERROR=ON

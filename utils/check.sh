@@ -24,6 +24,11 @@ done
 if [ "$SANITIZE" = 1 ]; then
   export BUILD_DIR="${BUILD_DIR:-$ROOT/build-asan}"
   bash "$ROOT/utils/setup.sh"
+  # A folder configured before the move from LLVM 19 is configured again.
+  if [ -f "$BUILD_DIR/CMakeCache.txt" ] &&
+     grep -q "^LLVM_DIR:PATH=/usr/lib/llvm-19/" "$BUILD_DIR/CMakeCache.txt"; then
+    rm -rf "$BUILD_DIR/CMakeCache.txt" "$BUILD_DIR/CMakeFiles" "$BUILD_DIR/build.ninja"
+  fi
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     LAUNCHER=()
     if command -v ccache >/dev/null; then

@@ -41,6 +41,11 @@ if ! [ -e /usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a ];
     "'apt-get install libclang-rt-22-dev'" >&2
   exit 1
 fi
+# A folder configured before the move from LLVM 19 is configured again.
+if [ -f "$BUILD_DIR/CMakeCache.txt" ] &&
+   grep -q "^LLVM_DIR:PATH=/usr/lib/llvm-19/" "$BUILD_DIR/CMakeCache.txt"; then
+  rm -rf "$BUILD_DIR/CMakeCache.txt" "$BUILD_DIR/CMakeFiles" "$BUILD_DIR/build.ninja"
+fi
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   LAUNCHER=()
   if command -v ccache >/dev/null; then
