@@ -101,7 +101,7 @@ maxcode::profileKernels(llvm::StringRef Command, llvm::StringRef WorkDir,
           llvm::sys::fs::createUniqueDirectory("maxcode-gpu-profile", Dir))
     return llvm::createStringError("cannot create a scratch folder: " +
                                    EC.message());
-  auto Cleanup = llvm::make_scope_exit(
+  llvm::scope_exit Cleanup(
       [&] { (void)llvm::sys::fs::remove_directories(Dir); });
   ProcessSpec Spec;
   // The user's own command, unmodified: it keeps the user's environment.

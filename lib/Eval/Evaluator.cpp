@@ -1619,7 +1619,7 @@ llvm::Error Evaluator::prepareBaseline(const Target *T) {
       if (auto S = screenFor(*T); !S)
         llvm::consumeError(S.takeError()); // Said again at the first screen.
     });
-  auto Wait = llvm::make_scope_exit([&] {
+  llvm::scope_exit Wait([&] {
     if (Screening.valid())
       Screening.wait();
   });

@@ -21,7 +21,7 @@ maxcode::runUnderCallgrind(llvm::StringRef Command, llvm::StringRef WorkDir,
           llvm::sys::fs::createUniqueDirectory("maxcode-profile", Dir))
     return llvm::createStringError("cannot create a scratch folder: " +
                                    EC.message());
-  auto Cleanup = llvm::make_scope_exit(
+  llvm::scope_exit Cleanup(
       [&] { (void)llvm::sys::fs::remove_directories(Dir); });
   llvm::SmallString<128> OutPattern(Dir);
   llvm::sys::path::append(OutPattern, "callgrind.out.%p");

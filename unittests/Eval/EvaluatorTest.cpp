@@ -299,8 +299,7 @@ TEST(EvaluatorTest, JobKeysAreTheSameInAnotherEvaluator) {
                                                llvm::sys::fs::all_read |
                                                    llvm::sys::fs::all_exe |
                                                    llvm::sys::fs::owner_all));
-  auto Remove =
-      llvm::make_scope_exit([&] { llvm::sys::fs::remove_directories(Dir); });
+  llvm::scope_exit Remove([&] { llvm::sys::fs::remove_directories(Dir); });
   std::string Source = (Dir + "/prog.cpp").str();
   const char *Text = "#include <cstdio>\nint main() { std::puts(\"1\"); }\n";
   for (auto [Path, Body] : {std::pair<std::string, std::string>{Source, Text},

@@ -24,15 +24,15 @@ namespace {
 /// The fast intrinsic for a float math function, or "".
 llvm::StringRef fastIntrinsicFor(llvm::StringRef Name) {
   return llvm::StringSwitch<llvm::StringRef>(Name)
-      .Cases("exp", "expf", "__expf")
-      .Cases("exp10", "exp10f", "__exp10f")
-      .Cases("log", "logf", "__logf")
-      .Cases("log2", "log2f", "__log2f")
-      .Cases("log10", "log10f", "__log10f")
-      .Cases("sin", "sinf", "__sinf")
-      .Cases("cos", "cosf", "__cosf")
-      .Cases("tan", "tanf", "__tanf")
-      .Cases("pow", "powf", "__powf")
+      .Cases({"exp", "expf"}, "__expf")
+      .Cases({"exp10", "exp10f"}, "__exp10f")
+      .Cases({"log", "logf"}, "__logf")
+      .Cases({"log2", "log2f"}, "__log2f")
+      .Cases({"log10", "log10f"}, "__log10f")
+      .Cases({"sin", "sinf"}, "__sinf")
+      .Cases({"cos", "cosf"}, "__cosf")
+      .Cases({"tan", "tanf"}, "__tanf")
+      .Cases({"pow", "powf"}, "__powf")
       .Default("");
 }
 

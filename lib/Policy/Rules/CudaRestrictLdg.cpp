@@ -93,9 +93,10 @@ bool isLdgType(QualType T) {
   if (const auto *RD = T->getAsRecordDecl())
     return RD->getIdentifier() &&
            llvm::StringSwitch<bool>(RD->getName())
-               .Cases("float2", "float4", "double2", "int2", "int4", true)
-               .Cases("uint2", "uint4", "char2", "char4", "short2", true)
-               .Cases("short4", "uchar2", "uchar4", "ushort2", "ushort4", true)
+               .Cases({"float2", "float4", "double2", "int2", "int4"}, true)
+               .Cases({"uint2", "uint4", "char2", "char4", "short2"}, true)
+               .Cases({"short4", "uchar2", "uchar4", "ushort2", "ushort4"},
+                      true)
                .Default(false);
   return false;
 }

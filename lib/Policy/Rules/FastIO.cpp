@@ -55,7 +55,7 @@ StreamKind streamKindOf(const Decl *D) {
   return llvm::StringSwitch<StreamKind>(VD->getName())
       .Case("cin", StreamKind::In)
       .Case("cout", StreamKind::Out)
-      .Cases("cerr", "clog", StreamKind::Err)
+      .Cases({"cerr", "clog"}, StreamKind::Err)
       .Default(StreamKind::None);
 }
 

@@ -78,8 +78,8 @@ public:
         return Ok = false;
       llvm::StringRef Name = MD->getName();
       bool Allowed = llvm::StringSwitch<bool>(Name)
-                         .Cases("count", "size", "empty", "clear", "at", true)
-                         .Cases("insert", "emplace", "contains", true)
+                         .Cases({"count", "size", "empty", "clear", "at"}, true)
+                         .Cases({"insert", "emplace", "contains"}, true)
                          .Default(false);
       if (Name == "find") {
         // The iterator must not go into a variable whose type spells
