@@ -20,7 +20,6 @@
 #include "maxcode/Frontend/CompilationDatabase.h"
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/TreeCopy.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
@@ -34,7 +33,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <future>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1613,16 +1611,13 @@ EvalResult Evaluator::checkAndMeasure(Built &B, unsigned Repetitions,
 llvm::Error Evaluator::prepareBaseline(const Target *T) {
   // The static screen's parse of the original runs beside the baseline's
   // build and runs: on two cores that is most of its cost hidden.
-  std::future<void> Screening;
+  // The pool's destructor waits for the parse, however this returns.
+  llvm::DefaultThreadPool Screening(llvm::hardware_concurrency(1));
   if (T)
-    Screening = std::async(std::launch::async, [this, T] {
+    Screening.async([this, T] {
       if (auto S = screenFor(*T); !S)
         llvm::consumeError(S.takeError()); // Said again at the first screen.
     });
-  llvm::scope_exit Wait([&] {
-    if (Screening.valid())
-      Screening.wait();
-  });
   Built B = build(Original, "baseline");
   if (!B.Ok) {
     std::string Log = B.Result.BuildLog;

@@ -12,10 +12,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/raw_ostream.h"
-#include <condition_variable>
 #include <fcntl.h>
-#include <mutex>
-#include <thread>
 #include <unistd.h>
 
 using namespace maxcode;
@@ -190,28 +187,10 @@ ClangMaxcodeRunner::run(const OptimizeRequest &Request, ProgressFn Progress,
     Shown += (Shown.empty() ? "" : " ") + shellQuote(A);
   Log.info("running in " + Request.WorkingDir + ": " + Shown);
 
-  // The child runs in this thread; a second one follows the progress file.
+  // The progress file is followed from runProcess's own waiting loop.
   ProgressFollower Follower(ProgressPath);
-  std::mutex Mu;
-  std::condition_variable CV;
-  bool Finished = false;
-  std::thread Poller([&] {
-    std::unique_lock<std::mutex> Lock(Mu);
-    while (!Finished) {
-      Lock.unlock();
-      Follower.poll(Progress);
-      Lock.lock();
-      CV.wait_for(Lock, std::chrono::milliseconds(100),
-                  [&] { return Finished; });
-    }
-  });
+  Spec.WhileRunning = [&] { Follower.poll(Progress); };
   llvm::Expected<ProcessResult> Result = runProcess(Spec);
-  {
-    std::lock_guard<std::mutex> Lock(Mu);
-    Finished = true;
-  }
-  CV.notify_all();
-  Poller.join();
   Follower.poll(Progress);
 
   if (!Result)

@@ -36,13 +36,14 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
 #include <condition_variable>
 #include <functional>
+#include <future>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <unistd.h>
 
 using namespace maxcode;
@@ -97,7 +98,7 @@ struct Job {
   std::optional<json> ApplyResult; ///< The answer to workspace/applyEdit.
   bool ApplyAnswered = false;
   std::condition_variable CV;
-  std::thread Thread;
+  std::shared_future<void> Finished; ///< runJob's task in the job pool.
 };
 
 } // namespace
@@ -265,6 +266,12 @@ private:
   int64_t NextRequestID = 0;
   uint64_t NextJobNumber = 1;
   std::map<int64_t, ReplyHandler> PendingCalls;
+
+  // Last, so that it is destroyed first: its destructor waits for the jobs,
+  // which use everything above. A job waits on its child process and on the
+  // client, not on the CPU, so jobs are not limited to the cores: every one
+  // an editor starts runs at once.
+  llvm::DefaultThreadPool JobPool{llvm::hardware_concurrency(64)};
 };
 
 //===----------------------------------------------------------------------===//
@@ -971,7 +978,7 @@ void Server::Impl::onExecuteCommand(const json &ID, const json &Params) {
            JP->CV.notify_all();
          });
   }
-  J.Thread = std::thread([this, &J] { runJob(J); });
+  J.Finished = JobPool.async([this, &J] { runJob(J); });
 }
 
 void Server::Impl::setState(Job &J, Job::State S) {
@@ -1212,7 +1219,7 @@ void Server::Impl::reapJobs() {
   llvm::erase_if(Jobs, [](const std::unique_ptr<Job> &J) {
     if (J->St != Job::State::Done)
       return false;
-    J->Thread.join(); // It has nothing left to do but return.
+    J->Finished.wait(); // It has nothing left to do but return.
     return true;
   });
 }

@@ -11,9 +11,9 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <thread>
 
 using namespace maxcode;
 
@@ -306,11 +306,12 @@ LLMProposer::propose(const Observation &Obs, unsigned K) {
     // k samples as k requests with their own seeds: every server supports
     // it (not all honour n), and each request has its own record/replay key.
     std::vector<Sample> Samples(K);
-    std::vector<std::thread> Threads;
     uint64_t Base = Seed + uint64_t(Obs.ExpansionIndex + Round) * 1000 +
                     uint64_t(Expansions) * 100000;
+    // The requests wait on the network, not the CPU: one thread each.
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(K));
     for (unsigned I = 0; I < K; ++I)
-      Threads.emplace_back([&, I] {
+      Pool.async([&, I] {
         ChatRequest R;
         R.Messages = *Messages;
         R.Seed = Base + I;
@@ -320,8 +321,7 @@ LLMProposer::propose(const Observation &Obs, unsigned K) {
         else
           Samples[I].Error = llvm::toString(Resp.takeError());
       });
-    for (std::thread &T : Threads)
-      T.join();
+    Pool.wait();
     ++Expansions;
 
     ReplySplice S;
@@ -526,7 +526,9 @@ std::vector<double> LLMRTG::score(const Observation &Obs,
 
   std::vector<std::string> Errors(Candidates.size());
   std::vector<std::optional<ChatResponse>> Responses(Candidates.size());
-  std::vector<std::thread> Threads;
+  // One thread per request, as for the proposals.
+  llvm::DefaultThreadPool Pool(
+      llvm::hardware_concurrency(std::max<size_t>(1, Candidates.size())));
   for (size_t I = 0; I < Candidates.size(); ++I) {
     std::map<std::string, std::string> Values{
         {"language", languageOf(T.Kind).str()},
@@ -545,7 +547,7 @@ std::vector<double> LLMRTG::score(const Observation &Obs,
       Errors[I] = llvm::toString(Messages.takeError());
       continue;
     }
-    Threads.emplace_back([&, I, M = std::move(*Messages)]() mutable {
+    Pool.async([&, I, M = std::move(*Messages)]() mutable {
       ChatRequest R;
       R.Messages = std::move(M);
       R.Temperature = 0;
@@ -557,8 +559,7 @@ std::vector<double> LLMRTG::score(const Observation &Obs,
         Errors[I] = llvm::toString(Resp.takeError());
     });
   }
-  for (std::thread &Th : Threads)
-    Th.join();
+  Pool.wait();
   for (size_t I = 0; I < Candidates.size(); ++I) {
     LLMCallEvent E;
     E.Role = "rtg";

@@ -396,13 +396,25 @@ public:
         break; // A stray holds a pipe: never wait on it.
       checkStops();
       killStrays();
+      tick(/*Force=*/false);
     }
+    tick(/*Force=*/true);
     finish();
     return std::move(R);
   }
 
 private:
   bool anyOpen() const { return Open[0] || Open[1] || Open[2]; }
+
+  void tick(bool Force) {
+    if (!Spec.WhileRunning)
+      return;
+    auto Now = std::chrono::steady_clock::now();
+    if (!Force && Now - LastTick < std::chrono::milliseconds(100))
+      return;
+    LastTick = Now;
+    Spec.WhileRunning();
+  }
 
   void drain(int TimeoutMs) {
     struct pollfd Active[3];
@@ -522,7 +534,7 @@ private:
 
   const ProcessSpec &Spec;
   pid_t Pid;
-  std::chrono::steady_clock::time_point Start, KillAt, PipeDeadline;
+  std::chrono::steady_clock::time_point Start, KillAt, PipeDeadline, LastTick;
   int Fds[3];
   std::string *Sinks[3];
   bool Open[3];

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,6 +74,10 @@ struct ProcessSpec {
   /// When given, polled while the child runs: once it reads true the whole
   /// group is killed and the result says Cancelled (an editor's "stop").
   const std::atomic<bool> *Cancel = nullptr;
+  /// When given, called from the waiting loop about every 100 ms while the
+  /// child runs, and once after it ended (an editor's progress file is read
+  /// this way, with no thread of its own).
+  std::function<void()> WhileRunning;
 };
 
 struct ProcessResult {
