@@ -14,7 +14,6 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
-
 using namespace maxcode;
 
 //===----------------------------------------------------------------------===//
