@@ -42,13 +42,8 @@ maxcode::runUnderCallgrind(llvm::StringRef Command, llvm::StringRef WorkDir,
   auto R = runProcess(Spec);
   if (!R)
     return R.takeError();
-  if (!R->succeeded()) {
-    std::string Tail = R->Stderr.size() > 2000
-                           ? R->Stderr.substr(R->Stderr.size() - 2000)
-                           : R->Stderr;
-    return llvm::createStringError("profile command '" + Command.str() +
-                                   "' " + R->describe() + "\n" + Tail);
-  }
+  if (!R->succeeded())
+    return R->failure("profile command '" + Command + "'");
   CallgrindProfile Merged;
   std::error_code EC;
   unsigned Files = 0;

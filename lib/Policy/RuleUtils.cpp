@@ -673,41 +673,41 @@ const VarDecl *maxcode::storageVariable(const Expr *E) {
   return V;
 }
 
-bool maxcode::writesThrough(const ParmVarDecl *P, const Stmt *Body) {
+void maxcode::forEachStore(const Stmt *S,
+                           llvm::function_ref<void(const Expr *)> OnStore) {
   struct Finder : RecursiveASTVisitor<Finder> {
-    const ParmVarDecl *P;
-    bool Found = false;
-    explicit Finder(const ParmVarDecl *P) : P(P) {}
-    void check(const Expr *LHS) {
-      LHS = LHS->IgnoreParenImpCasts();
-      const Expr *Base = nullptr;
-      if (const auto *A = dyn_cast<ArraySubscriptExpr>(LHS))
-        Base = A->getBase();
-      else if (const auto *U = dyn_cast<UnaryOperator>(LHS);
-               U && U->getOpcode() == UO_Deref)
-        Base = U->getSubExpr();
-      if (!Base)
-        return;
-      if (const auto *D = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts()))
-        Found |= D->getDecl() == P;
-    }
+    llvm::function_ref<void(const Expr *)> OnStore;
+    // Compound assignments are BinaryOperators too, and visited as such.
     bool VisitBinaryOperator(BinaryOperator *B) {
       if (B->isAssignmentOp())
-        check(B->getLHS());
-      return true;
-    }
-    bool VisitCompoundAssignOperator(CompoundAssignOperator *B) {
-      check(B->getLHS());
+        OnStore(B->getLHS()->IgnoreParenImpCasts());
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator *U) {
       if (U->isIncrementDecrementOp())
-        check(U->getSubExpr());
+        OnStore(U->getSubExpr()->IgnoreParenImpCasts());
       return true;
     }
-  } F(P);
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
+  } F;
+  F.OnStore = OnStore;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+}
+
+bool maxcode::writesThrough(const ParmVarDecl *P, const Stmt *Body) {
+  bool Found = false;
+  forEachStore(Body, [&](const Expr *LHS) {
+    const Expr *Base = nullptr;
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(LHS))
+      Base = A->getBase();
+    else if (const auto *U = dyn_cast<UnaryOperator>(LHS);
+             U && U->getOpcode() == UO_Deref)
+      Base = U->getSubExpr();
+    if (!Base)
+      return;
+    if (const auto *D = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts()))
+      Found |= D->getDecl() == P;
+  });
+  return Found;
 }
 
 bool maxcode::isInStd(const Decl *D) {

@@ -22,6 +22,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -172,6 +173,12 @@ const clang::VarDecl *storageVariable(const clang::Expr *E);
 
 /// True when \p Body assigns through \p P (`P[i] = `, `*P += `, `++P[i]`).
 bool writesThrough(const clang::ParmVarDecl *P, const clang::Stmt *Body);
+
+/// Calls \p OnStore with the target (parentheses and implicit casts
+/// stripped) of every assignment, compound assignment, ++ and -- in \p S:
+/// the one walk the rules' "does it write ..." questions share.
+void forEachStore(const clang::Stmt *S,
+                  llvm::function_ref<void(const clang::Expr *)> OnStore);
 
 /// True when \p D is declared inside namespace std.
 bool isInStd(const clang::Decl *D);

@@ -54,6 +54,13 @@ std::string ProcessResult::describe() const {
   return "exited with code " + std::to_string(ExitCode);
 }
 
+llvm::Error ProcessResult::failure(const llvm::Twine &What) const {
+  llvm::StringRef Tail(Stderr);
+  if (Tail.size() > 2000)
+    Tail = Tail.take_back(2000);
+  return llvm::createStringError(What + " " + describe() + "\n" + Tail);
+}
+
 std::vector<std::string> maxcode::splitCommandLine(llvm::StringRef Command) {
   llvm::BumpPtrAllocator Alloc;
   llvm::StringSaver Saver(Alloc);

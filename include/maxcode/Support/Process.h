@@ -107,6 +107,9 @@ struct ProcessResult {
   }
   /// "exited with code 3", "killed by signal 11 (Segmentation fault)", ...
   std::string describe() const;
+  /// The error for a command of the user's that failed: "\p What
+  /// describe()", then the last 2000 bytes of its stderr, where the cause is.
+  llvm::Error failure(const llvm::Twine &What) const;
 };
 
 /// Runs \p Spec to completion. Fails only when the child could not be

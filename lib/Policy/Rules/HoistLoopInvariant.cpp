@@ -62,31 +62,16 @@ bool callsUnknownCode(const Stmt *S) {
 /// True when \p S writes through a pointer or reference that is not a local
 /// object of its own (it could alias anything).
 bool writesThroughPointers(const Stmt *S) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    void check(const Expr *LHS) {
-      LHS = LHS->IgnoreParenImpCasts();
-      if (const auto *U = dyn_cast<UnaryOperator>(LHS))
-        Found |= U->getOpcode() == UO_Deref;
-      if (const auto *A = dyn_cast<ArraySubscriptExpr>(LHS))
-        Found |=
-            A->getBase()->IgnoreParenImpCasts()->getType()->isPointerType();
-      if (const auto *D = dyn_cast<DeclRefExpr>(LHS))
-        Found |= D->getDecl()->getType()->isReferenceType();
-    }
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      if (B->isAssignmentOp())
-        check(B->getLHS());
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      if (U->isIncrementDecrementOp())
-        check(U->getSubExpr());
-      return true;
-    }
-  } F;
-  F.TraverseStmt(const_cast<Stmt *>(S));
-  return F.Found;
+  bool Found = false;
+  forEachStore(S, [&](const Expr *LHS) {
+    if (const auto *U = dyn_cast<UnaryOperator>(LHS))
+      Found |= U->getOpcode() == UO_Deref;
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(LHS))
+      Found |= A->getBase()->IgnoreParenImpCasts()->getType()->isPointerType();
+    if (const auto *D = dyn_cast<DeclRefExpr>(LHS))
+      Found |= D->getDecl()->getType()->isReferenceType();
+  });
+  return Found;
 }
 
 /// True when \p V's address or a non-const reference to it is taken
