@@ -9,6 +9,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace maxcode;
 using namespace clang::tooling;
@@ -153,4 +155,13 @@ ResolvedCommand maxcode::resolveCompileCommand(const LoadedDatabase &DB,
   R.Fallback = "the default command 'clang++ -x " +
                std::string(Cuda ? "cuda" : "c++") + " -std=c++17'";
   return R;
+}
+
+void maxcode::warnIfFallback(const ResolvedCommand &RC, llvm::StringRef Source,
+                             const LoadedDatabase &DB,
+                             llvm::raw_ostream &Diags) {
+  if (!RC.Fallback.empty())
+    llvm::WithColor::warning(Diags, "clang-maxcode")
+        << "'" << Source << "' is not in " << DB.Origin << "; using "
+        << RC.Fallback << "\n";
 }

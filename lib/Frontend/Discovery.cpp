@@ -24,10 +24,7 @@ maxcode::discoverAndRank(const LoadedDatabase &DB,
       return llvm::createStringError("source file '" + Source +
                                      "' does not exist");
     ResolvedCommand RC = resolveCompileCommand(DB, File);
-    if (!RC.Fallback.empty())
-      llvm::WithColor::warning(Diags, "clang-maxcode")
-          << "'" << Source << "' is not in " << DB.Origin << "; using "
-          << RC.Fallback << "\n";
+    warnIfFallback(RC, Source, DB, Diags);
     auto Parsed = parseFile(RC.Command, File, Opts.Settings, Diags,
                             std::nullopt, nullptr,
                             ParseErrors::BlockTheirTargets);

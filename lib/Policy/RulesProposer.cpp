@@ -7,6 +7,7 @@
 #include "maxcode/Policy/RulesProposer.h"
 #include "Rules.h"
 #include "maxcode/Rewrite/Scope.h"
+#include "maxcode/Support/Debug.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -18,6 +19,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
+
+#define DEBUG_TYPE "maxcode-rules"
 
 using namespace maxcode;
 using namespace clang;
@@ -165,10 +168,17 @@ format::FormatStyle styleFor(llvm::StringRef File, llvm::StringRef Code) {
   if (hasStyleFile(File)) {
     llvm::Expected<format::FormatStyle> FromFile =
         format::getStyle("file", File, "LLVM", Code);
-    if (FromFile)
+    if (FromFile) {
       S = *FromFile;
-    else
-      llvm::consumeError(FromFile.takeError());
+    } else {
+      // The file's own style, then; a broken .clang-format is clang-format's
+      // to report.
+      llvm::Error E = FromFile.takeError();
+      MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": " << File
+                                 << ": .clang-format not used: "
+                                 << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
+    }
   }
   // The rules add the headers they need; the user's order stays.
   S.SortIncludes.Enabled = false;
@@ -254,10 +264,26 @@ std::vector<PlacedEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
   RuleContext Ctx(*R.Parsed, *R.T, R.Options, R.OriginalText);
   std::vector<FunctionSpan> Spans = functionSpans(Ctx.getASTContext());
   for (const Rule *Rl : R.Selection.getEnabledRules()) {
-    if (Rl->isCudaOnly() && !Ctx.isCuda())
+    if (Rl->isCudaOnly() && !Ctx.isCuda()) {
+      MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": " << Rl->getId()
+                                 << ": skipped, the file is not CUDA\n");
       continue;
+    }
     std::vector<RuleEdit> Out;
     Rl->propose(Ctx, Out);
+    // A rule that proposes nothing has found nothing it can prove safe in
+    // what the scope lets it edit.
+    MAXCODE_DEBUG({
+      llvm::dbgs() << DEBUG_TYPE << ": " << Rl->getId() << ": "
+                   << (Out.empty() ? "no edit"
+                                   : std::to_string(Out.size()) + " edit(s)")
+                   << (R.Options.Scope == EditScope::Target
+                           ? " in the target (--scope=target)"
+                           : "")
+                   << "\n";
+      for (const RuleEdit &E : Out)
+        llvm::dbgs() << DEBUG_TYPE << ":   " << E.Description << "\n";
+    });
     double Factor = critiqueFactor(Rl->getId(), R.Critiques);
     for (RuleEdit &E : Out) {
       if (E.Replaces.empty())
@@ -312,20 +338,24 @@ public:
       return false;
     tooling::Replacements All;
     for (const PlacedEdit *E : Edits)
-      if (!mergeReplacements(All, E->Edit.Replaces))
+      if (!mergeReplacements(All, E->Edit.Replaces)) {
+        MAXCODE_DEBUG(llvm::dbgs()
+                      << DEBUG_TYPE << ": dropped " << describe(Edits) << ": "
+                      << E->Edit.RuleId << "'s edits overlap the others'\n");
         return false;
+      }
     llvm::Expected<std::string> Text =
         applyRuleReplacements(Code, R.T->File, All);
-    if (!Text) {
-      llvm::consumeError(Text.takeError());
+    if (!Text)
+      return drop(Edits, "they do not apply", Text.takeError());
+    if (!Seen.insert(*Text).second) {
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": dropped " << describe(Edits)
+                    << ": the same text as a variant before\n");
       return false;
     }
-    if (!Seen.insert(*Text).second)
-      return false;
-    if (llvm::Error Err = checkScope(Code, *Text, *R.T, R.Options.Scope)) {
-      llvm::consumeError(std::move(Err));
-      return false;
-    }
+    if (llvm::Error Err = checkScope(Code, *Text, *R.T, R.Options.Scope))
+      return drop(Edits, "it breaks the scope", std::move(Err));
     Variant V;
     V.Text = std::move(*Text);
     for (const PlacedEdit *E : Edits) {
@@ -355,6 +385,24 @@ public:
   std::vector<Variant> take() { return std::move(Out); }
 
 private:
+  /// "rule-id (description) + ...", for the debug output.
+  static std::string describe(llvm::ArrayRef<const PlacedEdit *> Edits) {
+    std::string Out;
+    for (const PlacedEdit *E : Edits)
+      Out += (Out.empty() ? "" : " + ") + E->Edit.RuleId + " (" +
+             E->Edit.Description + ")";
+    return Out;
+  }
+  /// Says why a combination gave no variant (-debug-only=maxcode-rules).
+  static bool drop(llvm::ArrayRef<const PlacedEdit *> Edits,
+                   llvm::StringRef Why, llvm::Error E) {
+    MAXCODE_DEBUG(llvm::dbgs()
+                  << DEBUG_TYPE << ": dropped " << describe(Edits) << ": "
+                  << Why << ": " << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
+    return false;
+  }
+
   const RuleRequest &R;
   llvm::StringRef Code;
   llvm::StringSet<> Seen;

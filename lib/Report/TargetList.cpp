@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Report/TargetList.h"
+#include "maxcode/Support/Process.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -111,4 +112,35 @@ void maxcode::printTargetsText(llvm::ArrayRef<Target> Targets,
        << llvm::right_justify(Share, 6) << '\n';
   }
   printBlocked(Report, OS);
+}
+
+void maxcode::printParseCommandsText(
+    llvm::ArrayRef<clang::tooling::CompileCommand> Cs, llvm::raw_ostream &OS) {
+  for (const clang::tooling::CompileCommand &C : Cs) {
+    OS << "cd " << shellQuote(C.Directory) << " &&";
+    for (const std::string &Arg : C.CommandLine)
+      OS << " " << shellQuote(Arg);
+    OS << "\n";
+  }
+}
+
+void maxcode::printParseCommandsJSON(
+    llvm::ArrayRef<clang::tooling::CompileCommand> Cs, llvm::raw_ostream &OS) {
+  // compile_commands.json entries, in the usual order of their fields.
+  llvm::json::OStream J(OS, /*IndentSize=*/2);
+  J.object([&] {
+    J.attribute("version", JSONOutputVersion);
+    J.attributeArray("commands", [&] {
+      for (const clang::tooling::CompileCommand &C : Cs)
+        J.object([&] {
+          J.attribute("directory", C.Directory);
+          J.attribute("file", C.Filename);
+          J.attributeArray("arguments", [&] {
+            for (const std::string &Arg : C.CommandLine)
+              J.value(Arg);
+          });
+        });
+    });
+  });
+  OS << "\n";
 }

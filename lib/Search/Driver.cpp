@@ -12,12 +12,11 @@
 #include "maxcode/Policy/RuleTool.h"
 #include "maxcode/Policy/RulesCritic.h"
 #include "maxcode/Policy/RulesPolicy.h"
-#include "maxcode/Report/EvalOutput.h"
-#include "maxcode/Report/TargetList.h"
 #include "maxcode/Rewrite/Apply.h"
 #include "maxcode/Search/LLMRoles.h"
 #include "maxcode/Search/RolloutStore.h"
 #include "maxcode/Search/RunOutput.h"
+#include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
 #include "maxcode/Support/Process.h"
 #include "maxcode/Support/TreeCopy.h"
@@ -33,14 +32,11 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#define DEBUG_TYPE "maxcode-search"
+
 using namespace maxcode;
 
 namespace {
-int userError(llvm::raw_ostream &Err, const llvm::Twine &Message) {
-  llvm::WithColor::error(Err, "clang-maxcode") << Message << "\n";
-  return 1;
-}
-
 llvm::Expected<LoadedDatabase> loadDatabase(const RunOptions &Opts) {
   return loadCompilationDatabase(Opts.BuildPath, Opts.FlagsAfterDashDash,
                                  Opts.Sources);
@@ -132,74 +128,38 @@ discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
 }
 } // namespace
 
-int maxcode::listTargetsMain(const RunOptions &Opts, llvm::raw_ostream &Out,
-                             llvm::raw_ostream &Err) {
+llvm::Expected<TargetListing> maxcode::listTargets(const RunOptions &Opts,
+                                                   llvm::raw_ostream &Diag) {
   auto DB = loadDatabase(Opts);
   if (!DB)
-    return userError(Err, llvm::toString(DB.takeError()));
-  DiscoveryReport Report;
-  auto Targets = discoverTargetsFor(Opts, *DB, Err, &Report);
+    return DB.takeError();
+  TargetListing L;
+  auto Targets = discoverTargetsFor(Opts, *DB, Diag, &L.Report);
   if (!Targets)
-    return userError(Err, llvm::toString(Targets.takeError()));
-  if (Opts.JSON)
-    printTargetsJSON(*Targets, Out, Report);
-  else
-    printTargetsText(*Targets, Out, Report);
-  return 0;
+    return Targets.takeError();
+  L.Targets = std::move(*Targets);
+  return L;
 }
 
-
-int maxcode::printParseCommandMain(const RunOptions &Opts,
-                                   llvm::raw_ostream &Out,
-                                   llvm::raw_ostream &Err) {
+llvm::Expected<std::vector<clang::tooling::CompileCommand>>
+maxcode::parseCommands(const RunOptions &Opts, llvm::raw_ostream &Diag) {
   auto DB = loadDatabase(Opts);
   if (!DB)
-    return userError(Err, llvm::toString(DB.takeError()));
-  struct Entry {
-    std::string Directory, File;
-    std::vector<std::string> Args;
-  };
-  std::vector<Entry> Entries;
+    return DB.takeError();
+  std::vector<clang::tooling::CompileCommand> Out;
   for (const std::string &Source : Opts.Sources) {
     std::string File = makeAbsolutePath(Source);
     if (!llvm::sys::fs::exists(File))
-      return userError(Err, "source file '" + Source + "' does not exist");
+      return llvm::createStringError("source file '" + Source +
+                                     "' does not exist");
     ResolvedCommand RC = resolveCompileCommand(*DB, File);
-    if (!RC.Fallback.empty())
-      llvm::WithColor::warning(Err, "clang-maxcode")
-          << "'" << Source << "' is not in " << DB->Origin << "; using "
-          << RC.Fallback << "\n";
-    Entries.push_back({RC.Command.Directory, File,
-                       adjustForParsing(RC.Command.CommandLine, File,
-                                        RC.Command.Directory, Opts.Parse)});
+    warnIfFallback(RC, Source, *DB, Diag);
+    Out.emplace_back(RC.Command.Directory, File,
+                     adjustForParsing(RC.Command.CommandLine, File,
+                                      RC.Command.Directory, Opts.Parse),
+                     RC.Command.Output);
   }
-  if (!Opts.JSON) {
-    for (const Entry &E : Entries) {
-      Out << "cd " << shellQuote(E.Directory) << " &&";
-      for (const std::string &Arg : E.Args)
-        Out << " " << shellQuote(Arg);
-      Out << "\n";
-    }
-    return 0;
-  }
-  // compile_commands.json entries, in the usual order of their fields.
-  llvm::json::OStream J(Out, /*IndentSize=*/2);
-  J.object([&] {
-    J.attribute("version", JSONOutputVersion);
-    J.attributeArray("commands", [&] {
-      for (const Entry &E : Entries)
-        J.object([&] {
-          J.attribute("directory", E.Directory);
-          J.attribute("file", E.File);
-          J.attributeArray("arguments", [&] {
-            for (const std::string &Arg : E.Args)
-              J.value(Arg);
-          });
-        });
-    });
-  });
-  Out << "\n";
-  return 0;
+  return Out;
 }
 
 namespace {
@@ -252,10 +212,7 @@ llvm::Error pickTarget(const RunOptions &Opts, Session &S,
     return llvm::createStringError("source file '" + Opts.Sources.front() +
                                    "' does not exist");
   S.RC = resolveCompileCommand(*S.DB, S.File);
-  if (!S.RC.Fallback.empty())
-    llvm::WithColor::warning(Err, "clang-maxcode")
-        << "'" << Opts.Sources.front() << "' is not in " << S.DB->Origin
-        << "; using " << S.RC.Fallback << "\n";
+  warnIfFallback(S.RC, Opts.Sources.front(), *S.DB, Err);
   DiscoveryReport Report;
   auto Targets = discoverTargetsFor(Opts, *S.DB, Err, &Report);
   if (!Targets)
@@ -377,60 +334,57 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
 }
 
 /// Loads, parses, discovers and ranks; picks the target; makes the
-/// evaluator and checks the baseline. Returns the exit code on failure.
-std::optional<int> openSession(const RunOptions &Opts, Session &S,
-                               llvm::raw_ostream &Err, bool UseStore) {
+/// evaluator and checks the baseline.
+llvm::Error openSession(const RunOptions &Opts, Session &S,
+                        llvm::raw_ostream &Err, bool UseStore) {
   if (Opts.Sources.size() != 1)
-    return userError(Err, "give exactly one source file: the file holding "
-                          "the target");
+    return llvm::createStringError("give exactly one source file: the file "
+                                   "holding the target");
   if (!(Opts.TimeoutSeconds > 0 && Opts.TimeoutSeconds <= 86400))
-    return userError(Err, "--timeout=" + std::to_string(Opts.TimeoutSeconds) +
-                              ": give a number of seconds above 0 (at most "
-                              "86400); a run without a limit is never safe");
+    return llvm::createStringError(
+        "--timeout=" + std::to_string(Opts.TimeoutSeconds) +
+        ": give a number of seconds above 0 (at most 86400); a run without a "
+        "limit is never safe");
   // The executor comes first: a cluster that does not answer is an error
   // before anything is parsed, built or written (docs/Slurm.md).
   unsigned Jobs = Opts.Jobs
                       ? Opts.Jobs
                       : llvm::hardware_concurrency().compute_thread_count();
-  if (auto E = createExecutor(Opts, Jobs))
-    S.Exec = std::move(*E);
-  else
-    return userError(Err, llvm::toString(E.takeError()));
+  auto Exec = createExecutor(Opts, Jobs);
+  if (!Exec)
+    return Exec.takeError();
+  S.Exec = std::move(*Exec);
   if (llvm::Error E = pickTarget(Opts, S, Err))
-    return userError(Err, llvm::toString(std::move(E)));
+    return E;
   auto Mode = chooseSandbox(Opts, Err);
   if (!Mode)
-    return userError(Err, llvm::toString(Mode.takeError()));
+    return Mode.takeError();
   S.Sandbox = *Mode;
 
-  std::string StorePath = Opts.StorePath;
-  if (StorePath.empty() && UseStore)
-    StorePath = defaultStorePath(Opts);
+  std::string StorePath = UseStore ? storePathOf(Opts) : Opts.StorePath;
   EvalConfig C = makeEvalConfig(Opts, S, *Mode, StorePath);
   if (!C.programMode() && !Opts.BuildCmd.empty())
     if (llvm::Error E = checkProjectTree(Opts, C, Err))
-      return userError(Err, llvm::toString(std::move(E)));
+      return E;
   // Before the store is created: a run that cannot measure writes nothing.
   if (C.Measure == MeasureMode::CudaKernel)
     if (llvm::Error E = checkCudaMeasurable(C.CuptiLibrary))
-      return userError(Err, llvm::toString(std::move(E)));
+      return E;
   if (!StorePath.empty()) {
     auto F = SQLiteFile::open(StorePath);
     if (!F)
-      return userError(Err, llvm::toString(F.takeError()));
+      return F.takeError();
     S.StoreFile = *F;
     auto EC = EvalCache::open(S.StoreFile);
     if (!EC)
-      return userError(Err, llvm::toString(EC.takeError()));
+      return EC.takeError();
     S.Cache = std::move(*EC);
   }
   auto E = Evaluator::create(C, *S.Exec, S.Cache.get());
   if (!E)
-    return userError(Err, llvm::toString(E.takeError()));
+    return E.takeError();
   S.Eval = std::move(*E);
-  if (llvm::Error BE = S.Eval->prepareBaseline(&S.T))
-    return userError(Err, llvm::toString(std::move(BE)));
-  return std::nullopt;
+  return S.Eval->prepareBaseline(&S.T);
 }
 
 /// The evaluator as the engine's backend.
@@ -442,7 +396,13 @@ public:
     auto F = computeFixes(E.config().File, E.originalText(), V.Text, T,
                           E.config().Scope);
     if (!F) {
-      llvm::consumeError(F.takeError());
+      // Verified as it was written, then; --apply formats it the same way
+      // and says so if that fails.
+      llvm::Error E = F.takeError();
+      MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": node '" << V.Description
+                                 << "' is verified unformatted: "
+                                 << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
       return V;
     }
     Variant Out = V;
@@ -551,44 +511,48 @@ std::string maxcode::defaultStorePath(const RunOptions &Opts) {
   return std::string(P);
 }
 
-int maxcode::evaluateMain(const RunOptions &Opts, llvm::StringRef EditedCopy,
-                          llvm::raw_ostream &Out, llvm::raw_ostream &Err) {
+std::string maxcode::storePathOf(const RunOptions &Opts) {
+  return Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath;
+}
+
+llvm::Expected<EvaluationOutcome>
+maxcode::evaluateEditedCopy(const RunOptions &Opts, llvm::StringRef EditedCopy,
+                            llvm::raw_ostream &Diag) {
   auto Edited = llvm::MemoryBuffer::getFile(EditedCopy);
   if (!Edited)
-    return userError(Err, "cannot read '" + EditedCopy +
-                              "': " + Edited.getError().message());
+    return llvm::createStringError("cannot read '" + EditedCopy +
+                                   "': " + Edited.getError().message());
   Session S;
-  if (std::optional<int> RC = openSession(Opts, S, Err, /*UseStore=*/false))
-    return *RC;
+  if (llvm::Error E = openSession(Opts, S, Diag, /*UseStore=*/false))
+    return E;
   Variant V;
   V.Text = (*Edited)->getBuffer().str();
   V.Description = "the edited copy " + EditedCopy.str();
   V.Rules = {"user"};
   // Every test, held-out ones included, and the cross-check of a large
   // speedup: what a winner goes through.
-  EvalResult R = S.Eval->verify(V, S.T, Opts.Repetitions);
-  if (Opts.JSON)
-    printEvaluationJSON(R, S.T, EditedCopy, Out);
-  else
-    printEvaluationText(R, S.T, EditedCopy, Out);
-  return 0;
+  return EvaluationOutcome{S.T, S.Eval->verify(V, S.T, Opts.Repetitions)};
 }
 
-int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
-                        llvm::raw_ostream &Err) {
-  // A missing endpoint is said before anything is built.
-  if (llvm::Error E = checkLLMOptions(Opts))
-    return userError(Err, llvm::toString(std::move(E)));
-  Session S;
-  if (std::optional<int> RC = openSession(Opts, S, Err, /*UseStore=*/true))
-    return *RC;
-  auto Store = RolloutStore::open(S.StoreFile);
-  if (!Store)
-    return userError(Err, llvm::toString(Store.takeError()));
+namespace {
+/// Who proposes, who explains and who reranks in one search, as the
+/// options choose them (docs/Search.md).
+struct SearchRoles {
+  std::unique_ptr<RulesProposer> Rules;
+  RulesCritic TheRulesCritic;
+  LLMRoles LLM;
+  std::unique_ptr<LearnedRTG> Learned;
+  Proposer *Prop = nullptr;
+  Critic *Crit = nullptr;
+  RTGModel *RTG = nullptr;
+};
 
+llvm::Error createRoles(const RunOptions &Opts, const Session &S,
+                        RolloutStore &Store, SearchRoles &R,
+                        llvm::raw_ostream &Diag) {
   auto Selection = RuleSelection::parse(Opts.Rules);
   if (!Selection)
-    return userError(Err, llvm::toString(Selection.takeError()));
+    return Selection.takeError();
   RuleOptions RO;
   // The compiler that builds the variants, not the command's first word:
   // the flags after `--` name none, and g++ builds them.
@@ -596,114 +560,121 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
   RO.Scope = S.Eval->config().Scope;
   RO.HostFeatures = getHostPragmaFeatures();
   RO.CheckOptions = Opts.RuleCheckOptions;
-  RulesProposer Proposer(S.RC.Command, S.File, Opts.Parse,
-                         std::move(*Selection), RO, Opts.Search.Seed);
-  RulesCritic TheRulesCritic;
-  LLMRoles LLM;
+  R.Rules = std::make_unique<RulesProposer>(S.RC.Command, S.File, Opts.Parse,
+                                            std::move(*Selection), RO,
+                                            Opts.Search.Seed);
   if (usesLLM(Opts)) {
     LLMProposerContext Ctx{S.RC.Command, S.File, S.T.Name,
-                           S.Eval->config().Scope, &TheRulesCritic};
-    auto Roles = createLLMRoles(Opts, Ctx, Store->get(), Err);
+                           S.Eval->config().Scope, &R.TheRulesCritic};
+    auto Roles = createLLMRoles(Opts, Ctx, &Store, Diag);
     if (!Roles)
-      return userError(Err, llvm::toString(Roles.takeError()));
-    LLM = std::move(*Roles);
+      return Roles.takeError();
+    R.LLM = std::move(*Roles);
   }
+  R.Prop = R.LLM.Proposer ? static_cast<Proposer *>(R.LLM.Proposer.get())
+                          : R.Rules.get();
 
-  std::unique_ptr<LearnedRTG> Learned;
-  RTGModel *RTG = nullptr;
   if (Opts.RTGName == "learned") {
-    auto M = (*Store)->latestRTGModel();
+    auto M = Store.latestRTGModel();
     if (!M)
-      return userError(Err, llvm::toString(M.takeError()));
-    Learned = std::move(*M);
-    RTG = Learned.get();
+      return M.takeError();
+    R.Learned = std::move(*M);
+    R.RTG = R.Learned.get();
   } else if (Opts.RTGName == "llm") {
-    RTG = LLM.RTG.get();
+    R.RTG = R.LLM.RTG.get();
   } else if (Opts.RTGName != "none") {
-    return userError(Err, "--rtg=" + Opts.RTGName +
-                              " is not available in this build; use "
-                              "--rtg=none or --rtg=learned");
+    return llvm::createStringError("--rtg=" + Opts.RTGName +
+                                   " is not available in this build; use "
+                                   "--rtg=none or --rtg=learned");
   }
 
-  Critic *Crit = nullptr;
   if (Opts.CriticName == "rules")
-    Crit = &TheRulesCritic;
+    R.Crit = &R.TheRulesCritic;
   else if (Opts.CriticName == "llm")
-    Crit = LLM.Critic.get();
+    R.Crit = R.LLM.Critic.get();
   else if (Opts.CriticName != "none")
-    return userError(Err, "--critic=" + Opts.CriticName +
-                              " is not available in this build; use "
-                              "--critic=rules or --critic=none");
+    return llvm::createStringError("--critic=" + Opts.CriticName +
+                                   " is not available in this build; use "
+                                   "--critic=rules or --critic=none");
+  return llvm::Error::success();
+}
 
-  SearchConfig Config = Opts.Search;
-  Config.VerifyRepetitions = std::max(2 * Opts.Repetitions, 4u);
-  RunInfo Info{S.File, S.T.Name, S.Eval->originalText().str(),
-               configJSON(Opts, Config, S.Sandbox)};
+/// Starts (or, with --resume, continues) the run in the store, and names
+/// the run's jobs after the store and the run, so that a resumed run finds
+/// those its interrupted process left running.
+llvm::Expected<int64_t> beginRun(const RunOptions &Opts, Session &S,
+                                 RolloutStore &Store, const RunInfo &Info,
+                                 llvm::raw_ostream &Diag) {
   bool Resumed = false;
-  auto Run = (*Store)->beginRun(Info, Opts.Resume, Resumed);
+  auto Run = Store.beginRun(Info, Opts.Resume, Resumed);
   if (!Run)
-    return userError(Err, llvm::toString(Run.takeError()));
+    return Run.takeError();
   if (Opts.Resume && !Resumed)
-    llvm::WithColor::note(Err, "clang-maxcode")
+    llvm::WithColor::note(Diag, "clang-maxcode")
         << "no unfinished run of this search in the store; starting anew\n";
-  {
-    // The run's jobs are named after the store and the run, so that a
-    // resumed run finds those its interrupted process left running.
-    std::string StorePath =
-        Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath;
-    llvm::SmallString<256> Abs(StorePath);
-    (void)llvm::sys::fs::make_absolute(Abs);
-    llvm::SHA256 H;
-    H.update(Abs.str());
-    S.Exec->attachRun(llvm::toHex(H.final(), true).substr(0, 16) + "-run" +
-                          std::to_string(*Run),
-                      Resumed);
-  }
+  llvm::SmallString<256> Abs(storePathOf(Opts));
+  (void)llvm::sys::fs::make_absolute(Abs);
+  llvm::SHA256 H;
+  H.update(Abs.str());
+  S.Exec->attachRun(llvm::toHex(H.final(), true).substr(0, 16) + "-run" +
+                        std::to_string(*Run),
+                    Resumed);
+  return *Run;
+}
 
-  EvaluatorBackend Backend(*S.Eval);
-  if (LLM.Proposer)
-    Config.ExpandFailures = true; // A model can repair a failed variant.
-  maxcode::Proposer &Prop =
-      LLM.Proposer ? static_cast<maxcode::Proposer &>(*LLM.Proposer) : Proposer;
-  SearchEngine Engine(Config, Prop, Backend, Crit, RTG);
-  if (LLM.Ledger)
-    Engine.setTokenCounter([&] { return LLM.Ledger->totalTokens(); });
-  Engine.setInterruptCheck([] { return interrupted(); });
-  ProgressReporter Progress(Err, Opts.ProgressFile);
-  Engine.addObserver(Store->get());
-  Engine.addObserver(&Progress);
-  SearchResult R = Engine.run(S.T, S.Eval->originalText());
-  Progress.finish();
-  if (llvm::Error E = (*Store)->takeError())
-    llvm::WithColor::warning(Err, "clang-maxcode")
+/// What the store and the LLM ledger could not keep, said once the search
+/// is over; none of it changes the outcome.
+void warnAboutLosses(RolloutStore &Store, const SearchResult &R,
+                     llvm::raw_ostream &Diag) {
+  if (llvm::Error E = Store.takeError())
+    llvm::WithColor::warning(Diag, "clang-maxcode")
         << "the store missed nodes: " << llvm::toString(std::move(E)) << "\n";
   for (const std::string &PE : R.ProposerErrors)
-    llvm::WithColor::warning(Err, "clang-maxcode")
+    llvm::WithColor::warning(Diag, "clang-maxcode")
         << "the proposer gave nothing: " << PE << "\n";
-  if (R.StopReason == "interrupted") {
-    // The run stays unfinished in the store: --resume continues it. Every
-    // child is gone and every scratch folder removed by now.
-    llvm::WithColor::note(Err, "clang-maxcode")
-        << "interrupted after " << R.Evaluations
-        << " evaluations, which the store '"
-        << (Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath)
-        << "' keeps; run the same command with --resume to continue\n";
-    return 128 + (interruptSignal() ? interruptSignal() : SIGINT);
-  }
-  if (llvm::Error E = (*Store)->finishRun(R))
-    llvm::WithColor::warning(Err, "clang-maxcode")
-        << llvm::toString(std::move(E)) << "\n";
-  if (LLM.Ledger)
-    if (llvm::Error E = LLM.Ledger->takeStoreError())
-      llvm::WithColor::warning(Err, "clang-maxcode")
-          << "the store missed LLM calls: " << llvm::toString(std::move(E))
-          << "\n";
+}
 
-  const Node *W = R.Winner >= 0 ? &R.Nodes[R.Winner] : nullptr;
-  bool Improved = W && R.Verified;
-  double Speedup = Improved ? R.Verification->Ratio : 1.0;
-  double Noise = R.Verification ? R.Verification->Noise : 0.0;
-  std::string Unit = measureModeName(Opts.Measure).str();
+/// The summary's account of the search itself, whatever its outcome.
+SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
+                              const SearchConfig &Config, const SearchResult &R,
+                              int64_t Run) {
+  SearchSummary Sum;
+  Sum.Target = S.T.Name;
+  Sum.File = S.File;
+  Sum.Policy = Opts.Policy;
+  Sum.Strategy = strategyName(Config.Strategy).str();
+  Sum.Measure = measureModeName(Opts.Measure).str();
+  Sum.Sandbox = sandboxModeName(S.Sandbox).str();
+  Sum.StopReason = R.StopReason;
+  Sum.Evaluations = R.Evaluations;
+  Sum.FromStore = R.FromCache;
+  Sum.Seconds = R.Seconds;
+  Sum.Run = Run;
+  Sum.StorePath = storePathOf(Opts);
+  Sum.Candidate = R.Winner >= 0;
+  Sum.Verification = R.Verification;
+  Sum.Improved = Sum.Candidate && R.Verified;
+  Sum.Speedup = Sum.Improved ? R.Verification->Ratio : 1.0;
+  Sum.Noise = R.Verification ? R.Verification->Noise : 0.0;
+  if (Sum.Improved) {
+    const Node &W = R.Nodes[R.Winner];
+    Sum.Winner = W.V;
+    Sum.WinnerNode = W.Id;
+    Sum.WinnerSummary = winnerSummary(R, S.T.Name);
+    Sum.WinnerDescription = winnerDescription(R);
+  }
+  return Sum;
+}
+
+/// Writes what the options ask for (DESIGN section 1, step 5) and fills in
+/// what was written.
+SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
+                           const SearchRoles &Roles, const SearchResult &R,
+                           SearchSummary Sum) {
+  SearchOutcome O;
+  if (Sum.Improved)
+    Sum.AddedCalls = S.Eval->addedCalls(R.WinnerText, S.T);
+  const LLMLedger *Ledger = Roles.LLM.Ledger.get();
   FinishedSearch Finished{Opts,
                           R,
                           S.T,
@@ -711,163 +682,127 @@ int maxcode::searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
                           S.File,
                           S.Eval->originalText().str(),
                           S.Eval->config().Scope,
-                          sandboxModeName(S.Sandbox).str(),
-                          Opts.StorePath.empty() ? defaultStorePath(Opts)
-                                                 : Opts.StorePath,
-                          *Run,
-                          Improved,
-                          LLM.Ledger ? LLM.Ledger->calls() : 0,
-                          LLM.Ledger ? LLM.Ledger->usage() : TokenUsage()};
-  std::vector<ApiUse> AddedCalls;
-  if (Improved)
-    AddedCalls = S.Eval->addedCalls(R.WinnerText, S.T);
+                          Sum.Sandbox,
+                          Sum.StorePath,
+                          Sum.Run,
+                          Sum.Improved,
+                          Ledger ? Ledger->calls() : 0,
+                          Ledger ? Ledger->usage() : TokenUsage()};
   WrittenOutput Written;
-  int ExitCode = writeRunOutputs(Finished, Written, Err);
+  O.OutputError = writeRunOutputs(Finished, Written);
   // What is shown is what --apply writes: the winner as it was verified.
-  std::string NewText = Written.Fixes ? Written.Fixes->Result
-                        : Improved    ? R.WinnerText
-                                      : S.Eval->originalText().str();
-  if (Opts.JSON) {
-    llvm::json::Object O{{"version", 1},
-                         {"status", Improved ? "improved" : "no-improvement"},
-                         {"target", S.T.Name},
-                         {"file", S.File},
-                         {"speedup", Speedup},
-                         {"noise", Noise},
-                         {"measure", Unit},
-                         {"evaluations", R.Evaluations},
-                         {"from_store", R.FromCache},
-                         {"stop_reason", R.StopReason},
-                         {"sandbox", sandboxModeName(S.Sandbox)},
-                         {"run", *Run}};
-    if (R.Verification && R.Verification->Suspect)
-      O["suspect"] =
-          llvm::json::Object{{"speedup", R.Verification->RawRatio},
-                             {"cross_measure", R.Verification->CrossMeasure},
-                             {"cross_speedup", R.Verification->CrossRatio}};
-    if (Improved)
-      O["winner"] = llvm::json::Object{{"text", W->V.Text},
-                                       {"rules", W->V.Rules},
-                                       {"description", W->V.Description},
-                                       {"summary", winnerSummary(R, S.T.Name)},
-                                       {"node", W->Id}};
-    if (LLM.Ledger)
-      O["llm"] = LLM.Ledger->toJSON();
-    llvm::json::Array Added;
-    for (const ApiUse &U : AddedCalls)
-      Added.push_back(
-          llvm::json::Object{{"name", U.Name},
-                             {"category", apiCategoryName(U.Category)},
-                             {"line", U.Line}});
-    O["added_calls"] = std::move(Added);
-    O["applied"] = Written.Applied;
-    if (Written.Exported)
-      O["fixes"] = Opts.ExportFixes;
-    if (!Opts.ReportPath.empty())
-      O["report"] = Opts.ReportPath;
-    Out << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
-    return ExitCode;
-  }
-  Out << llvm::formatv("searched {0} with the {1} policy ({2}): {3} "
-                       "evaluations ({4} from the store), {5:f1} s\n",
-                       S.T.Name, Opts.Policy, strategyName(Config.Strategy),
-                       R.Evaluations, R.FromCache, R.Seconds);
-  if (LLM.Ledger) {
-    llvm::json::Object U = LLM.Ledger->toJSON();
-    Out << llvm::formatv("LLM: {0} calls ({1} failed), {2} tokens ({3} prompt "
-                         "+ {4} completion); stopped on {5}\n",
-                         *U.getInteger("calls"), *U.getInteger("failed_calls"),
-                         *U.getInteger("total_tokens"),
-                         *U.getInteger("prompt_tokens"),
-                         *U.getInteger("completion_tokens"), R.StopReason);
-  }
-  if (!Improved && R.Verification && R.Verification->Suspect) {
-    const EvalResult &V = *R.Verification;
-    Out << llvm::formatv("no verified improvement: the best candidate's "
-                         "{0:f3}x by {1} is suspect ({2:f3}x by {3}), so it "
-                         "is not applied; nothing changed\n",
-                         V.RawRatio, Unit, V.CrossRatio, V.CrossMeasure);
-    return ExitCode;
-  }
-  if (!Improved) {
-    Out << "no verified improvement found";
-    if (W && R.Verification && R.Verification->ok())
-      Out << llvm::formatv(" (the best candidate re-measured at {0:f3}x, "
-                           "inside the noise)",
-                           R.Verification->RawRatio);
-    else if (W && R.Verification)
-      Out << " (the best candidate failed its verification, "
-          << evalStatusName(R.Verification->Status) << ": "
-          << R.Verification->Reason << ")";
-    Out << "; nothing changed\n";
-    return ExitCode;
-  }
-  std::string Summary = winnerSummary(R, S.T.Name);
-  Out << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}){3}\n",
-                       Speedup, Noise * 100, Unit,
-                       Summary.empty() ? " by " + winnerDescription(R)
-                                       : ": " + Summary);
-  // What a reviewer should look at before applying: calls the original does
-  // not make that reach outside the program.
-  for (const ApiUse &U : AddedCalls)
-    Out << "warning: the winner adds " << U.Name << " ("
-        << apiCategoryName(U.Category) << ") at line " << U.Line
-        << "; review it before applying\n";
+  std::string NewText = Written.Fixes  ? Written.Fixes->Result
+                        : Sum.Improved ? R.WinnerText
+                                       : S.Eval->originalText().str();
   std::string Rel = llvm::sys::path::filename(S.File).str();
-  Out << unifiedDiff(S.Eval->originalText(), NewText, "a/" + Rel, "b/" + Rel);
-  if (Written.Applied)
-    Out << "applied to " << S.File << "\n";
+  Sum.Diff =
+      unifiedDiff(S.Eval->originalText(), NewText, "a/" + Rel, "b/" + Rel);
+  if (Ledger)
+    Sum.LLM = Ledger->toJSON();
+  Sum.Applied = Written.Applied;
   if (Written.Exported)
-    Out << "fixes written to " << Opts.ExportFixes << "\n";
-  return ExitCode;
+    Sum.FixesPath = Opts.ExportFixes;
+  Sum.ReportPath = Opts.ReportPath;
+  O.Summary = std::move(Sum);
+  return O;
+}
+} // namespace
+
+llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
+                                                 llvm::raw_ostream &Diag) {
+  // A missing endpoint is said before anything is built.
+  if (llvm::Error E = checkLLMOptions(Opts))
+    return E;
+  Session S;
+  if (llvm::Error E = openSession(Opts, S, Diag, /*UseStore=*/true))
+    return E;
+  auto Store = RolloutStore::open(S.StoreFile);
+  if (!Store)
+    return Store.takeError();
+  SearchRoles Roles;
+  if (llvm::Error E = createRoles(Opts, S, **Store, Roles, Diag))
+    return E;
+
+  SearchConfig Config = Opts.Search;
+  Config.VerifyRepetitions = std::max(2 * Opts.Repetitions, 4u);
+  if (Roles.LLM.Proposer)
+    Config.ExpandFailures = true; // A model can repair a failed variant.
+  RunInfo Info{S.File, S.T.Name, S.Eval->originalText().str(),
+               configJSON(Opts, Config, S.Sandbox)};
+  auto Run = beginRun(Opts, S, **Store, Info, Diag);
+  if (!Run)
+    return Run.takeError();
+
+  EvaluatorBackend Backend(*S.Eval);
+  SearchEngine Engine(Config, *Roles.Prop, Backend, Roles.Crit, Roles.RTG);
+  if (LLMLedger *Ledger = Roles.LLM.Ledger.get())
+    Engine.setTokenCounter([Ledger] { return Ledger->totalTokens(); });
+  Engine.setInterruptCheck([] { return interrupted(); });
+  ProgressReporter Progress(Diag, Opts.ProgressFile);
+  Engine.addObserver(Store->get());
+  Engine.addObserver(&Progress);
+  SearchResult R = Engine.run(S.T, S.Eval->originalText());
+  Progress.finish();
+  warnAboutLosses(**Store, R, Diag);
+  SearchSummary Sum = summarizeSearch(Opts, S, Config, R, *Run);
+  if (R.StopReason == "interrupted") {
+    // The run stays unfinished in the store: --resume continues it. Every
+    // child is gone and every scratch folder removed by now.
+    SearchOutcome O;
+    O.Summary = std::move(Sum);
+    O.InterruptSignal = interruptSignal() ? interruptSignal() : SIGINT;
+    return O;
+  }
+  if (llvm::Error E = (*Store)->finishRun(R))
+    llvm::WithColor::warning(Diag, "clang-maxcode")
+        << llvm::toString(std::move(E)) << "\n";
+  if (Roles.LLM.Ledger)
+    if (llvm::Error E = Roles.LLM.Ledger->takeStoreError())
+      llvm::WithColor::warning(Diag, "clang-maxcode")
+          << "the store missed LLM calls: " << llvm::toString(std::move(E))
+          << "\n";
+  return finishSearch(Opts, S, Roles, R, std::move(Sum));
 }
 
-int maxcode::trainRTGMain(const RunOptions &Opts, llvm::raw_ostream &Out,
-                          llvm::raw_ostream &Err) {
-  std::string Path =
-      Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath;
+namespace {
+/// The store of \p Opts, which must exist: the modes that only read it.
+llvm::Expected<std::unique_ptr<RolloutStore>>
+openExistingStore(const RunOptions &Opts) {
+  std::string Path = storePathOf(Opts);
   if (!llvm::sys::fs::exists(Path))
-    return userError(Err, "no rollout store at '" + Path + "'");
+    return llvm::createStringError("no rollout store at '" + Path + "'");
   auto F = SQLiteFile::open(Path);
   if (!F)
-    return userError(Err, llvm::toString(F.takeError()));
-  auto Store = RolloutStore::open(*F);
+    return F.takeError();
+  return RolloutStore::open(*F);
+}
+} // namespace
+
+llvm::Expected<RTGTraining> maxcode::trainRTGOnStore(const RunOptions &Opts) {
+  auto Store = openExistingStore(Opts);
   if (!Store)
-    return userError(Err, llvm::toString(Store.takeError()));
+    return Store.takeError();
   auto Examples = (*Store)->rtgExamples();
   if (!Examples)
-    return userError(Err, llvm::toString(Examples.takeError()));
+    return Examples.takeError();
   auto T = trainRTG(*Examples);
   if (!T)
-    return userError(Err, llvm::toString(T.takeError()));
-  if (llvm::Error E =
-          (*Store)->saveRTGModel(*T->Model, T->HeldOutSpearman,
-                                 Examples->size()))
-    return userError(Err, llvm::toString(std::move(E)));
-  Out << llvm::formatv("trained the reward-to-go model on {0} nodes; rank "
-                       "correlation on {1} held-out nodes: {2:f3}\n",
-                       T->TrainCount, T->HeldOutCount, T->HeldOutSpearman);
-  return 0;
+    return T.takeError();
+  if (llvm::Error E = (*Store)->saveRTGModel(*T->Model, T->HeldOutSpearman,
+                                             Examples->size()))
+    return E;
+  return T;
 }
 
-int maxcode::exportRTGDatasetMain(const RunOptions &Opts,
-                                  llvm::StringRef Path,
-                                  llvm::raw_ostream &Err) {
-  std::string StorePath =
-      Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath;
-  if (!llvm::sys::fs::exists(StorePath))
-    return userError(Err, "no rollout store at '" + StorePath + "'");
-  auto F = SQLiteFile::open(StorePath);
-  if (!F)
-    return userError(Err, llvm::toString(F.takeError()));
-  auto Store = RolloutStore::open(*F);
+llvm::Error maxcode::exportStoreRTGDataset(const RunOptions &Opts,
+                                           llvm::StringRef Path) {
+  auto Store = openExistingStore(Opts);
   if (!Store)
-    return userError(Err, llvm::toString(Store.takeError()));
+    return Store.takeError();
   std::error_code EC;
   llvm::raw_fd_ostream OS(Path, EC);
   if (EC)
-    return userError(Err, "cannot write '" + Path + "': " + EC.message());
-  if (llvm::Error E = (*Store)->exportRTGDataset(OS))
-    return userError(Err, llvm::toString(std::move(E)));
-  return 0;
+    return llvm::createStringError("cannot write '" + Path +
+                                   "': " + EC.message());
+  return (*Store)->exportRTGDataset(OS);
 }

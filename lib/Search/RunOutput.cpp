@@ -8,10 +8,10 @@
 #include "maxcode/Policy/CritiqueTags.h"
 #include "maxcode/Search/Driver.h"
 #include "maxcode/Support/Diff.h"
+#include "maxcode/Support/Error.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -154,14 +154,9 @@ SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
   return Rep;
 }
 
-int maxcode::writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
-                             llvm::raw_ostream &Err) {
+llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
+                                     WrittenOutput &W) {
   const RunOptions &Opts = S.Opts;
-  auto Fail = [&](int Code, llvm::Error E) {
-    llvm::WithColor::error(Err, "clang-maxcode")
-        << llvm::toString(std::move(E)) << "\n";
-    return Code;
-  };
   if (S.Improved) {
     // The winner's bytes as they were verified: formatted before, never
     // after (EvaluationBackend::finalForm).
@@ -172,7 +167,7 @@ int maxcode::writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
     auto F = computeFixes(S.File, S.Original, Text, S.T, S.Scope,
                           /*Reformat=*/S.Result.WinnerText.empty());
     if (!F)
-      return Fail(2, F.takeError());
+      return makeInternal(F.takeError());
     W.Fixes = std::move(*F);
   } else if (!Opts.ExportFixes.empty()) {
     // No verified improvement: an empty set of fixes, so that scripts
@@ -196,7 +191,7 @@ int maxcode::writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
                     .str();
     }
     if (llvm::Error E = exportFixes(*W.Fixes, Opts.ExportFixes, Message))
-      return Fail(2, std::move(E));
+      return makeInternal(std::move(E));
     W.Exported = true;
   }
 
@@ -208,23 +203,23 @@ int maxcode::writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
     }
     if (llvm::Error E =
             writeSearchReport(makeSearchReport(S, Diff), Opts.ReportPath))
-      return Fail(2, std::move(E));
+      return makeInternal(std::move(E));
   }
 
   // "No verified improvement" is a normal outcome: nothing to write.
   if (Opts.Apply && S.Improved) {
-    if (llvm::Error E = applyFixes(*W.Fixes)) {
-      int Code = 2;
-      E = llvm::handleErrors(
-          std::move(E), [&](const llvm::StringError &SE) -> llvm::Error {
-            if (SE.convertToErrorCode() == std::errc::operation_canceled)
-              Code = 1;
-            return llvm::make_error<llvm::StringError>(SE.getMessage(),
-                                                       SE.convertToErrorCode());
-          });
-      return Fail(Code, std::move(E));
-    }
+    // A file that changed during the run is the user's to sort out (exit
+    // 1); any other failure to write it is the tool's.
+    bool Changed = false;
+    llvm::Error E = llvm::handleErrors(
+        applyFixes(*W.Fixes), [&](const llvm::StringError &SE) -> llvm::Error {
+          Changed = SE.convertToErrorCode() == std::errc::operation_canceled;
+          return llvm::make_error<llvm::StringError>(SE.getMessage(),
+                                                     SE.convertToErrorCode());
+        });
+    if (E)
+      return Changed ? std::move(E) : makeInternal(std::move(E));
     W.Applied = true;
   }
-  return 0;
+  return llvm::Error::success();
 }

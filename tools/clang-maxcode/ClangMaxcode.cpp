@@ -11,8 +11,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Policy/RuleTool.h"
+#include "maxcode/Report/EvalOutput.h"
+#include "maxcode/Report/RuleOutput.h"
+#include "maxcode/Report/SearchSummary.h"
+#include "maxcode/Report/TargetList.h"
 #include "maxcode/Search/Driver.h"
 #include "maxcode/Support/Config.h"
+#include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Error.h"
 #include "maxcode/Support/Process.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Execution.h"
@@ -368,9 +374,26 @@ static cl::opt<uint64_t> MaxTokens(
              "limit)"),
     cl::init(0), cl::cat(MaxcodeCategory));
 
+#ifndef MAXCODE_LLVM_HAS_DEBUG_OPTIONS
+// LLVM's -debug and -debug-only, which an LLVM without assertions leaves
+// out: why a rule or a proposer dropped something (docs/Rules.md).
+static cl::opt<bool> DebugAll("debug", cl::desc("Print every debug output"),
+                              cl::Hidden, cl::cat(MaxcodeCategory));
+static cl::list<std::string> DebugOnly(
+    "debug-only",
+    cl::desc("Print the debug output of these types only (maxcode-rules, "
+             "maxcode-search, ...)"),
+    cl::value_desc("type,..."), cl::Hidden, cl::cat(MaxcodeCategory));
+#endif
+
 static int userError(const Twine &Message) {
-  WithColor::error(errs(), "clang-maxcode") << Message << "\n";
-  return 1;
+  return reportError(createStringError(Message), "clang-maxcode", errs());
+}
+
+/// The exit code of a mode that failed: 1 for the user's error, 2 for the
+/// tool's (DESIGN section 11), having said it.
+static int fail(Error E) {
+  return reportError(std::move(E), "clang-maxcode", errs());
 }
 
 /// "2G", "500M", "4096": bytes.
@@ -389,95 +412,29 @@ static std::optional<uint64_t> parseSize(StringRef S) {
   return N * Scale;
 }
 
-int main(int argc, const char **argv) {
-  InitLLVM X(argc, argv);
-  // Descendants that escape their supervisor come back here to be killed;
-  // Ctrl-C stops every child and removes every scratch folder before exit.
-  becomeSubreaper();
-  installInterruptHandlers();
-  // Flags after "--" make a fixed database; strip them before parsing ours.
-  std::string FixedError;
-  std::unique_ptr<clang::tooling::CompilationDatabase> Fixed =
-      clang::tooling::FixedCompilationDatabase::loadFromCommandLine(
-          argc, argv, FixedError);
-  cl::opt<std::string> &ExecutorOpt = clang::tooling::ExecutorName;
-  ExecutorOpt.setDescription("Where builds and runs happen: local (this "
-                             "machine) or slurm (jobs through srun; needs "
-                             "--shared-dir)");
-  ExecutorOpt.setValueStr("local|slurm");
-  ExecutorOpt.setInitialValue("local");
-  ExecutorOpt.addCategory(MaxcodeCategory);
-  cl::HideUnrelatedOptions(MaxcodeCategory);
-  if (!cl::ParseCommandLineOptions(
-          argc, argv,
-          "clang-maxcode: make C++ and CUDA code faster by measured search\n",
-          &errs()))
-    return 1;
-  if (!FixedError.empty())
-    return userError(FixedError);
-  // Options the command line leaves unset come from the configuration
-  // files (DESIGN section 10): the user's, then the repository's.
-  if (!Sources.empty()) {
-    std::vector<std::string> Warnings;
-    auto Config = loadConfiguration(Sources.front(), Warnings);
-    if (!Config)
-      return userError(toString(Config.takeError()));
-    for (const std::string &W : Warnings)
-      WithColor::warning(errs(), "clang-maxcode") << W << "\n";
-    auto &Registered = cl::getRegisteredOptions();
-    for (const auto &[Flag, Value] : Config->toFlags()) {
-      auto It = Registered.find(Flag);
-      if (It == Registered.end() || It->second->getNumOccurrences())
-        continue;
-      if (It->second->addOccurrence(0, Flag, Value))
-        return userError("the configuration's value '" + Value + "' for --" +
-                         Flag + " is not valid");
-    }
+/// Options the command line leaves unset come from the configuration files
+/// (DESIGN section 10): the user's, then the repository's.
+static Error applyConfiguration(StringRef FirstSource) {
+  std::vector<std::string> Warnings;
+  auto Config = loadConfiguration(FirstSource, Warnings);
+  if (!Config)
+    return Config.takeError();
+  for (const std::string &W : Warnings)
+    WithColor::warning(errs(), "clang-maxcode") << W << "\n";
+  auto &Registered = cl::getRegisteredOptions();
+  for (const auto &[Flag, Value] : Config->toFlags()) {
+    auto It = Registered.find(Flag);
+    if (It == Registered.end() || It->second->getNumOccurrences())
+      continue;
+    if (It->second->addOccurrence(0, Flag, Value))
+      return createStringError("the configuration's value '" + Value +
+                               "' for --" + Flag + " is not valid");
   }
-  // The key lives in this process only (DESIGN section 7).
-  (void)takeApiKey(LLMApiKeyEnv);
-  if (ListRules) {
-    auto Selection = RuleSelection::parse(RuleGlobs);
-    if (!Selection)
-      return userError(toString(Selection.takeError()));
-    printRuleList(*Selection, outs());
-    return 0;
-  }
-  if (!CritiqueJSON.empty()) {
-    if (Sources.size() != 1)
-      return userError("--critique takes the variant file as its one source");
-    CritiqueOptions CO;
-    CO.EvaluationJSON = CritiqueJSON;
-    CO.VariantFile = Sources.front();
-    CO.BaseFile = CritiqueBase;
-    CO.Rules = CritiqueRules;
-    return critiqueMain(CO, outs(), errs());
-  }
-  RunOptions Opts;
-  Opts.StorePath = StorePath;
-  Opts.BuildPath = BuildPath;
-  if (TrainRTG)
-    return trainRTGMain(Opts, outs(), errs());
-  if (!ExportRTGDataset.empty())
-    return exportRTGDatasetMain(Opts, ExportRTGDataset, errs());
-  if (Sources.empty())
-    return userError("no source file given (see --help)");
+  return Error::success();
+}
 
-  Opts.Sources = Sources;
-  Opts.BuildPath = BuildPath;
-  // --rule-option, or the CheckOptions of the configuration files when the
-  // command line gives none (the loop over toFlags above).
-  for (const std::string &A : RuleOptionArgs)
-    if (Error Err = parseRuleOptionAssignment(A, Opts.RuleCheckOptions))
-      return userError(toString(std::move(Err)));
-  Opts.FlagsAfterDashDash = std::move(Fixed);
-  Opts.JSON = Format == OutputFormat::JSON;
-  void *Anchor = reinterpret_cast<void *>(&userError);
-  Opts.Parse = getDefaultParseSettings(argv[0], Anchor);
-  Opts.ToolDir = std::string(sys::path::parent_path(
-      sys::fs::getMainExecutable(argv[0], Anchor)));
-  Opts.TargetNames = TargetNames;
-  Opts.ProfileCmd = ProfileCmd;
+/// Where builds and runs go, and how they are checked and measured.
+static Error fillEvaluationOptions(RunOptions &Opts) {
   Opts.TestsDir = TestsDir;
   Opts.Tolerance = Tolerance;
   Opts.MeasureTests = MeasureTests;
@@ -491,15 +448,15 @@ int main(int argc, const char **argv) {
   Opts.AllowApis.assign(AllowApi.begin(), AllowApi.end());
   Opts.PassEnv.assign(PassEnv.begin(), PassEnv.end());
   if (llvm::is_contained(Opts.PassEnv, std::string(LLMApiKeyEnv)))
-    return userError("--pass-env may not name " + LLMApiKeyEnv +
-                     ", the API key's variable");
+    return createStringError("--pass-env may not name " + LLMApiKeyEnv +
+                             ", the API key's variable");
   if (std::optional<uint64_t> Max = parseSize(MaxTreeSize))
     Opts.MaxTreeBytes = *Max;
   else
-    return userError("--max-tree-size='" + MaxTreeSize +
-                     "': give a size such as 500M or 2G");
+    return createStringError("--max-tree-size='" + MaxTreeSize +
+                             "': give a size such as 500M or 2G");
   if (!(HeldOut >= 0 && HeldOut < 1))
-    return userError("--held-out must be at least 0 and below 1");
+    return createStringError("--held-out must be at least 0 and below 1");
   if (Scope != ScopeOpt::Default)
     Opts.Scope = Scope == ScopeOpt::File ? EditScope::File : EditScope::Target;
   Opts.Measure = Measure;
@@ -508,14 +465,20 @@ int main(int argc, const char **argv) {
   Opts.Jobs = Jobs;
   Opts.Repetitions = Repetitions;
   Opts.ScratchRoot = ScratchRoot;
+  const cl::opt<std::string> &ExecutorOpt = clang::tooling::ExecutorName;
   if (ExecutorOpt == "slurm")
     Opts.Executor = ExecutorKind::Slurm;
   else if (ExecutorOpt != "local")
-    return userError("unknown --executor='" + ExecutorOpt +
-                     "'; use local or slurm");
+    return createStringError("unknown --executor='" + ExecutorOpt +
+                             "'; use local or slurm");
   Opts.Slurm.ExtraArgs = splitCommandLine(SlurmArgs);
   Opts.Slurm.Builds = SlurmBuilds;
   Opts.Slurm.SharedDir = SharedDir;
+  return Error::success();
+}
+
+/// The search, the LLM behind it, and what its end writes.
+static void fillSearchOptions(RunOptions &Opts) {
   Opts.Policy = PolicyName;
   Opts.CriticName = CriticName;
   Opts.RTGName = RTGName;
@@ -544,25 +507,198 @@ int main(int argc, const char **argv) {
   Opts.Apply = Apply;
   Opts.ExportFixes = ExportFixes;
   Opts.ReportPath = Report;
+}
 
-  if (ListTargets)
-    return listTargetsMain(Opts, outs(), errs());
-  if (PrintParseCommand)
-    return printParseCommandMain(Opts, outs(), errs());
-  if (ListVariants) {
-    ListVariantsOptions LV;
-    LV.Sources = Opts.Sources;
-    LV.BuildPath = Opts.BuildPath;
-    LV.FlagsAfterDashDash = Opts.FlagsAfterDashDash;
-    LV.Parse = Opts.Parse;
-    LV.TargetNames = Opts.TargetNames;
-    LV.Rules = RuleGlobs;
-    LV.CheckOptions = Opts.RuleCheckOptions;
-    LV.Scope = Opts.Scope;
-    LV.WriteDir = WriteVariants;
-    return listVariantsMain(LV, outs(), errs());
+/// RunOptions from the parsed flags, for the modes that take sources.
+static Expected<RunOptions> runOptionsFromFlags(
+    const char *Argv0,
+    std::unique_ptr<clang::tooling::CompilationDatabase> Fixed) {
+  RunOptions Opts;
+  Opts.StorePath = StorePath;
+  Opts.BuildPath = BuildPath;
+  Opts.Sources = Sources;
+  // --rule-option, or the CheckOptions of the configuration files when the
+  // command line gives none (applyConfiguration).
+  for (const std::string &A : RuleOptionArgs)
+    if (Error Err = parseRuleOptionAssignment(A, Opts.RuleCheckOptions))
+      return Err;
+  Opts.FlagsAfterDashDash = std::move(Fixed);
+  Opts.JSON = Format == OutputFormat::JSON;
+  void *Anchor = reinterpret_cast<void *>(&userError);
+  Opts.Parse = getDefaultParseSettings(Argv0, Anchor);
+  Opts.ToolDir = std::string(
+      sys::path::parent_path(sys::fs::getMainExecutable(Argv0, Anchor)));
+  Opts.TargetNames = TargetNames;
+  Opts.ProfileCmd = ProfileCmd;
+  if (Error E = fillEvaluationOptions(Opts))
+    return E;
+  fillSearchOptions(Opts);
+  return Opts;
+}
+
+static int listTargetsMode(const RunOptions &Opts) {
+  auto L = listTargets(Opts, errs());
+  if (!L)
+    return fail(L.takeError());
+  if (Opts.JSON)
+    printTargetsJSON(L->Targets, outs(), L->Report);
+  else
+    printTargetsText(L->Targets, outs(), L->Report);
+  return 0;
+}
+
+static int printParseCommandMode(const RunOptions &Opts) {
+  auto Commands = parseCommands(Opts, errs());
+  if (!Commands)
+    return fail(Commands.takeError());
+  if (Opts.JSON)
+    printParseCommandsJSON(*Commands, outs());
+  else
+    printParseCommandsText(*Commands, outs());
+  return 0;
+}
+
+static int listVariantsMode(const RunOptions &Opts) {
+  ListVariantsOptions LV;
+  LV.Sources = Opts.Sources;
+  LV.BuildPath = Opts.BuildPath;
+  LV.FlagsAfterDashDash = Opts.FlagsAfterDashDash;
+  LV.Parse = Opts.Parse;
+  LV.TargetNames = Opts.TargetNames;
+  LV.Rules = RuleGlobs;
+  LV.CheckOptions = Opts.RuleCheckOptions;
+  LV.Scope = Opts.Scope;
+  auto L = listVariants(LV, errs());
+  if (!L)
+    return fail(L.takeError());
+  if (!WriteVariants.empty())
+    if (Error E = writeVariantFiles(*L, WriteVariants))
+      return fail(std::move(E));
+  printVariantListing(*L, Opts.Sources.front(), outs());
+  return 0;
+}
+
+static int critiqueMode() {
+  if (Sources.size() != 1)
+    return userError("--critique takes the variant file as its one source");
+  CritiqueOptions CO;
+  CO.EvaluationJSON = CritiqueJSON;
+  CO.VariantFile = Sources.front();
+  CO.BaseFile = CritiqueBase;
+  CO.Rules = CritiqueRules;
+  auto C = critiqueEvaluation(CO);
+  if (!C)
+    return fail(C.takeError());
+  printCritique(*C, outs());
+  return 0;
+}
+
+static int evaluateMode(const RunOptions &Opts) {
+  auto O = evaluateEditedCopy(Opts, Evaluate, errs());
+  if (!O)
+    return fail(O.takeError());
+  if (Opts.JSON)
+    printEvaluationJSON(O->Result, O->T, Evaluate, outs());
+  else
+    printEvaluationText(O->Result, O->T, Evaluate, outs());
+  return 0;
+}
+
+static int searchMode(const RunOptions &Opts) {
+  auto O = runSearch(Opts, errs());
+  if (!O)
+    return fail(O.takeError());
+  if (O->InterruptSignal) {
+    WithColor::note(errs(), "clang-maxcode")
+        << "interrupted after " << O->Summary.Evaluations
+        << " evaluations, which the store '" << O->Summary.StorePath
+        << "' keeps; run the same command with --resume to continue\n";
+    consumeError(std::move(O->OutputError));
+    return 128 + O->InterruptSignal;
   }
+  // Why something was not written comes first, then what the search found
+  // and what was written.
+  int Code = 0;
+  if (Error E = std::move(O->OutputError))
+    Code = fail(std::move(E));
+  if (Opts.JSON)
+    printSearchSummaryJSON(O->Summary, outs());
+  else
+    printSearchSummaryText(O->Summary, outs());
+  return Code;
+}
+
+/// The modes that read only the rollout store.
+static int storeMode(const RunOptions &Opts) {
+  if (TrainRTG) {
+    auto T = trainRTGOnStore(Opts);
+    if (!T)
+      return fail(T.takeError());
+    printRTGTraining(*T, outs());
+    return 0;
+  }
+  if (Error E = exportStoreRTGDataset(Opts, ExportRTGDataset))
+    return fail(std::move(E));
+  return 0;
+}
+
+int main(int argc, const char **argv) {
+  InitLLVM X(argc, argv);
+  // Descendants that escape their supervisor come back here to be killed;
+  // Ctrl-C stops every child and removes every scratch folder before exit.
+  becomeSubreaper();
+  installInterruptHandlers();
+  // Flags after "--" make a fixed database; strip them before parsing ours.
+  std::string FixedError;
+  std::unique_ptr<clang::tooling::CompilationDatabase> Fixed =
+      clang::tooling::FixedCompilationDatabase::loadFromCommandLine(argc, argv,
+                                                                    FixedError);
+  cl::opt<std::string> &ExecutorOpt = clang::tooling::ExecutorName;
+  ExecutorOpt.setDescription("Where builds and runs happen: local (this "
+                             "machine) or slurm (jobs through srun; needs "
+                             "--shared-dir)");
+  ExecutorOpt.setValueStr("local|slurm");
+  ExecutorOpt.setInitialValue("local");
+  ExecutorOpt.addCategory(MaxcodeCategory);
+  cl::HideUnrelatedOptions(MaxcodeCategory);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "clang-maxcode: make C++ and CUDA code faster by measured search\n",
+          &errs()))
+    return 1;
+  if (!FixedError.empty())
+    return userError(FixedError);
+#ifndef MAXCODE_LLVM_HAS_DEBUG_OPTIONS
+  enableDebugOutput(DebugAll, DebugOnly);
+#endif
+  if (!Sources.empty())
+    if (Error E = applyConfiguration(Sources.front()))
+      return fail(std::move(E));
+  // The key lives in this process only (DESIGN section 7).
+  (void)takeApiKey(LLMApiKeyEnv);
+  if (ListRules) {
+    auto Selection = RuleSelection::parse(RuleGlobs);
+    if (!Selection)
+      return fail(Selection.takeError());
+    printRuleList(*Selection, outs());
+    return 0;
+  }
+  if (!CritiqueJSON.empty())
+    return critiqueMode();
+  auto Opts = runOptionsFromFlags(argv[0], std::move(Fixed));
+  if (!Opts)
+    return fail(Opts.takeError());
+  if (TrainRTG || !ExportRTGDataset.empty())
+    return storeMode(*Opts);
+  if (Sources.empty())
+    return userError("no source file given (see --help)");
+  if (ListTargets)
+    return listTargetsMode(*Opts);
+  if (PrintParseCommand)
+    return printParseCommandMode(*Opts);
+  if (ListVariants)
+    return listVariantsMode(*Opts);
   if (!Evaluate.empty())
-    return evaluateMain(Opts, Evaluate, outs(), errs());
-  return searchMain(Opts, outs(), errs());
+    return evaluateMode(*Opts);
+  return searchMode(*Opts);
 }

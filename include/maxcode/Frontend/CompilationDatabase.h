@@ -19,6 +19,10 @@
 #include <memory>
 #include <string>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace maxcode {
 
 /// A compile database and where it came from, for messages.
@@ -55,6 +59,11 @@ struct ResolvedCommand {
 /// default command for the file's language.
 ResolvedCommand resolveCompileCommand(const LoadedDatabase &DB,
                                       llvm::StringRef File);
+
+/// Warns on \p Diags when \p RC, the command resolved for \p Source, is not
+/// \p DB's own entry, saying what was used instead.
+void warnIfFallback(const ResolvedCommand &RC, llvm::StringRef Source,
+                    const LoadedDatabase &DB, llvm::raw_ostream &Diags);
 
 /// Makes \p Path absolute against the current directory, with dots removed.
 std::string makeAbsolutePath(llvm::StringRef Path);

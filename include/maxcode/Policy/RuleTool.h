@@ -1,13 +1,14 @@
-//===-- maxcode/Policy/RuleTool.h - Command-line modes for rules -*- C++ -*-===//
+//===-- maxcode/Policy/RuleTool.h - The rules, for the tool ----*- C++ -*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// What `--list-rules` and `--list-variants` do, so that the tool only parses
-/// options: the rules with their summaries, and the variants the rules
-/// proposer makes for one target, each shown as a unified diff.
+/// What `--list-variants` and `--critique` compute, and what every caller of
+/// the rules proposer asks of the machine: the variants the rules make for
+/// one target, and the rules critic's view of a stored evaluation. The tool
+/// prints them through lib/Report (RuleOutput.h).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -15,8 +16,12 @@
 #define MAXCODE_POLICY_RULETOOL_H
 
 #include "maxcode/Frontend/NvccAdjuster.h"
+#include "maxcode/Frontend/Target.h"
+#include "maxcode/Policy/CritiqueTags.h"
 #include "maxcode/Policy/Rule.h"
+#include "maxcode/Rewrite/Variant.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/Error.h"
 #include <memory>
 #include <optional>
 
@@ -25,10 +30,6 @@ class raw_ostream;
 } // namespace llvm
 
 namespace maxcode {
-
-/// Prints every rule, one per line: id, then its summary; rules \p Selection
-/// turns off are marked.
-void printRuleList(const RuleSelection &Selection, llvm::raw_ostream &OS);
 
 /// The instruction-set extensions of this machine a GCC target pragma may
 /// name ("avx2", "bmi2", "popcnt", ...).
@@ -56,10 +57,21 @@ struct ListVariantsOptions {
   std::string WriteDir;
 };
 
-/// --list-variants: prints `variant N [rule,...]: description` and the
-/// unified diff against the file for each variant. Returns the exit code.
-int listVariantsMain(const ListVariantsOptions &Opts, llvm::raw_ostream &Out,
-                     llvm::raw_ostream &Err);
+/// The variants the rules make for the chosen target of one file.
+struct VariantListing {
+  Target T;
+  std::string File; ///< Absolute.
+  std::string Code; ///< The file as parsed.
+  /// Variants that change the target, then (under --scope=file only) those
+  /// that change only the rest of the file.
+  std::vector<Variant> OfTarget, Elsewhere;
+};
+
+/// --list-variants: parses the one source, picks the target and asks the
+/// rules for variants. Warnings (a source missing from the database, parse
+/// errors outside the target) go to \p Diag.
+llvm::Expected<VariantListing> listVariants(const ListVariantsOptions &Opts,
+                                            llvm::raw_ostream &Diag);
 
 struct CritiqueOptions {
   /// An evaluation as `--evaluate --format=json` prints it.
@@ -72,10 +84,8 @@ struct CritiqueOptions {
   std::string Rules;
 };
 
-/// --critique: prints the rules critic's text for one evaluation, then its
-/// tags and the rules it blames. Returns the exit code.
-int critiqueMain(const CritiqueOptions &Opts, llvm::raw_ostream &Out,
-                 llvm::raw_ostream &Err);
+/// --critique: the rules critic's view of one stored evaluation.
+llvm::Expected<Critique> critiqueEvaluation(const CritiqueOptions &Opts);
 
 } // namespace maxcode
 

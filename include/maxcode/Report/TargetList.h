@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The output of --list-targets: a table for people, versioned JSON for
-/// programs (docs/JSONOutput.md).
+/// The output of --list-targets and --print-parse-command: a table or shell
+/// lines for people, versioned JSON for programs (docs/JSONOutput.md).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +15,7 @@
 
 #include "maxcode/Frontend/Discovery.h"
 #include "maxcode/Frontend/Target.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/JSON.h"
 
 namespace maxcode {
@@ -30,6 +31,14 @@ void printTargetsText(llvm::ArrayRef<Target> Targets, llvm::raw_ostream &OS,
                       const DiscoveryReport &Report = {});
 void printTargetsJSON(llvm::ArrayRef<Target> Targets, llvm::raw_ostream &OS,
                       const DiscoveryReport &Report = {});
+
+/// The command lines Clang is given to parse each source: one shell line
+/// each (`cd DIR && ARGS...`), or compile_commands.json entries under
+/// "commands".
+void printParseCommandsText(llvm::ArrayRef<clang::tooling::CompileCommand> Cs,
+                            llvm::raw_ostream &OS);
+void printParseCommandsJSON(llvm::ArrayRef<clang::tooling::CompileCommand> Cs,
+                            llvm::raw_ostream &OS);
 
 } // namespace maxcode
 

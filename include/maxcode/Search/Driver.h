@@ -5,10 +5,11 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// What the command line asks for, as plain data, and the entry points that
-/// carry it out (DESIGN section 1). The tools only parse options into
-/// RunOptions and call these; exit codes are DESIGN section 11's: 0 success,
-/// 1 a user error, 2 an internal error.
+/// What the command line asks for, as plain data, and what each of its modes
+/// computes (DESIGN section 1). The tool parses options into RunOptions,
+/// calls one of these, prints the result through lib/Report and chooses the
+/// exit code (DESIGN section 11); these print only warnings and progress,
+/// on the stream they are given.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +18,11 @@
 
 #include "maxcode/Eval/Evaluator.h"
 #include "maxcode/Eval/Sandbox.h"
+#include "maxcode/Frontend/Discovery.h"
 #include "maxcode/Frontend/NvccAdjuster.h"
 #include "maxcode/LLM/LLMClient.h"
+#include "maxcode/Policy/LearnedRTG.h"
+#include "maxcode/Report/SearchSummary.h"
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Search/Engine.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -94,31 +98,53 @@ struct RunOptions {
 /// in the source tree), else in the user's cache folder.
 std::string defaultStorePath(const RunOptions &Opts);
 
-int listTargetsMain(const RunOptions &Opts, llvm::raw_ostream &Out,
-                    llvm::raw_ostream &Err);
+/// The rollout store of \p Opts: --store, else defaultStorePath().
+std::string storePathOf(const RunOptions &Opts);
+
+/// --list-targets: the targets of the sources, ranked, and what blocked
+/// the others.
+struct TargetListing {
+  std::vector<Target> Targets;
+  DiscoveryReport Report;
+};
+llvm::Expected<TargetListing> listTargets(const RunOptions &Opts,
+                                          llvm::raw_ostream &Diag);
 
 /// --print-parse-command: the command line Clang is given to parse each
-/// source (the project's, translated and completed as docs/CUDA.md says), as
-/// a shell line, or with JSON as compile_commands.json entries ("commands").
-int printParseCommandMain(const RunOptions &Opts, llvm::raw_ostream &Out,
-                          llvm::raw_ostream &Err);
+/// source (the project's, translated and completed as docs/CUDA.md says).
+llvm::Expected<std::vector<clang::tooling::CompileCommand>>
+parseCommands(const RunOptions &Opts, llvm::raw_ostream &Diag);
 
-/// --evaluate: one edited copy of the target's file against the original.
-int evaluateMain(const RunOptions &Opts, llvm::StringRef EditedCopy,
-                 llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+/// --evaluate: one edited copy of the target's file against the original,
+/// verified as a winner is.
+struct EvaluationOutcome {
+  Target T;
+  EvalResult Result;
+};
+llvm::Expected<EvaluationOutcome> evaluateEditedCopy(const RunOptions &Opts,
+                                                     llvm::StringRef EditedCopy,
+                                                     llvm::raw_ostream &Diag);
 
-/// The main job: discover, baseline, search, verify, and print the winner
-/// as a unified diff (or JSON).
-int searchMain(const RunOptions &Opts, llvm::raw_ostream &Out,
-               llvm::raw_ostream &Err);
+/// The main job: discover, baseline, search, verify, and write what was
+/// asked (--apply, --export-fixes, --report).
+struct SearchOutcome {
+  SearchSummary Summary;
+  /// The signal that stopped the search, 0 if none: the run stays
+  /// unfinished in the store, for --resume, and nothing was written.
+  int InterruptSignal = 0;
+  /// What writing the outputs failed on; the summary says what was written.
+  /// An InternalError when a file could not be written.
+  llvm::Error OutputError = llvm::Error::success();
+};
+llvm::Expected<SearchOutcome> runSearch(const RunOptions &Opts,
+                                        llvm::raw_ostream &Diag);
 
-/// --train-rtg: fits the learned reward-to-go model on the store's rollouts.
-int trainRTGMain(const RunOptions &Opts, llvm::raw_ostream &Out,
-                 llvm::raw_ostream &Err);
+/// --train-rtg: fits the learned reward-to-go model on the store's rollouts
+/// and saves it there.
+llvm::Expected<RTGTraining> trainRTGOnStore(const RunOptions &Opts);
 
-/// --export-rtg-dataset: the store's rollouts as JSONL.
-int exportRTGDatasetMain(const RunOptions &Opts, llvm::StringRef Path,
-                         llvm::raw_ostream &Err);
+/// --export-rtg-dataset: the store's rollouts as JSONL, written to \p Path.
+llvm::Error exportStoreRTGDataset(const RunOptions &Opts, llvm::StringRef Path);
 
 } // namespace maxcode
 

@@ -65,11 +65,10 @@ struct WrittenOutput {
 
 /// Turns the winner of \p S into fixes, then carries out --export-fixes,
 /// --report and --apply, in that order (the report and the fixes exist even
-/// when the apply is refused). Returns the exit code: 0, or 1 when the file
-/// changed since it was read, 2 when something could not be written, having
-/// said why on \p Err.
-int writeRunOutputs(const FinishedSearch &S, WrittenOutput &W,
-                    llvm::raw_ostream &Err);
+/// when the apply is refused). Fails when the file changed since it was
+/// read (the user's error), or with an InternalError when something could
+/// not be written.
+llvm::Error writeRunOutputs(const FinishedSearch &S, WrittenOutput &W);
 
 } // namespace maxcode
 

@@ -1,0 +1,84 @@
+//===-- maxcode/Report/SearchSummary.h - The end of a search ----*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// What the tool prints when a search ends (docs/Output.md), and the line
+/// that --train-rtg prints: plain data the search fills, rendered as text
+/// for people or as versioned JSON (docs/JSONOutput.md).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_REPORT_SEARCHSUMMARY_H
+#define MAXCODE_REPORT_SEARCHSUMMARY_H
+
+#include "maxcode/Eval/EvalResult.h"
+#include "maxcode/Policy/LearnedRTG.h"
+#include "maxcode/Rewrite/Screen.h"
+#include "maxcode/Rewrite/Variant.h"
+#include "llvm/Support/JSON.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace maxcode {
+
+struct SearchSummary {
+  std::string Target;
+  std::string File;
+  std::string Policy;   ///< "rules", "llm".
+  std::string Strategy; ///< strategyName().
+  std::string Measure;  ///< measureModeName(): the speedup's unit.
+  std::string Sandbox;  ///< The sandbox builds and runs had.
+  std::string StopReason;
+  unsigned Evaluations = 0;
+  unsigned FromStore = 0;
+  double Seconds = 0;
+  int64_t Run = -1; ///< The run's id in the rollout store.
+  std::string StorePath;
+
+  /// Whether the search found a best candidate, and its verification.
+  bool Candidate = false;
+  std::optional<EvalResult> Verification;
+  bool Improved = false; ///< Verified faster: the winner below is set.
+  double Speedup = 1.0;  ///< Verified; 1.0 without an improvement.
+  double Noise = 0;
+
+  /// The winner (when Improved), its node, and what changed: the one-line
+  /// summary of every step when the steps say where they changed what,
+  /// else the steps' descriptions joined.
+  std::optional<Variant> Winner;
+  unsigned WinnerNode = 0;
+  std::string WinnerSummary;
+  std::string WinnerDescription;
+  /// Calls the winner adds that reach outside the program.
+  std::vector<ApiUse> AddedCalls;
+  /// The unified diff of what --apply writes (or would write).
+  std::string Diff;
+
+  /// The LLM's usage as LLMLedger::toJSON() gives it, when one was used.
+  std::optional<llvm::json::Object> LLM;
+
+  bool Applied = false;
+  std::string FixesPath;  ///< Set when fixes were written.
+  std::string ReportPath; ///< --report, when given.
+};
+
+/// The summary for people: what was searched, then the verified speedup and
+/// the diff, or why nothing changed.
+void printSearchSummaryText(const SearchSummary &S, llvm::raw_ostream &OS);
+/// The same as one versioned JSON object.
+void printSearchSummaryJSON(const SearchSummary &S, llvm::raw_ostream &OS);
+
+/// --train-rtg's line: how many nodes, and the held-out rank correlation.
+void printRTGTraining(const RTGTraining &T, llvm::raw_ostream &OS);
+
+} // namespace maxcode
+
+#endif // MAXCODE_REPORT_SEARCHSUMMARY_H

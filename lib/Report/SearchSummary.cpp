@@ -1,0 +1,116 @@
+//===-- SearchSummary.cpp - The end of a search ---------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "maxcode/Report/SearchSummary.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace maxcode;
+
+void maxcode::printSearchSummaryJSON(const SearchSummary &S,
+                                     llvm::raw_ostream &OS) {
+  llvm::json::Object O{{"version", 1},
+                       {"status", S.Improved ? "improved" : "no-improvement"},
+                       {"target", S.Target},
+                       {"file", S.File},
+                       {"speedup", S.Speedup},
+                       {"noise", S.Noise},
+                       {"measure", S.Measure},
+                       {"evaluations", S.Evaluations},
+                       {"from_store", S.FromStore},
+                       {"stop_reason", S.StopReason},
+                       {"sandbox", S.Sandbox},
+                       {"run", S.Run}};
+  if (S.Verification && S.Verification->Suspect)
+    O["suspect"] =
+        llvm::json::Object{{"speedup", S.Verification->RawRatio},
+                           {"cross_measure", S.Verification->CrossMeasure},
+                           {"cross_speedup", S.Verification->CrossRatio}};
+  if (S.Improved && S.Winner)
+    O["winner"] = llvm::json::Object{{"text", S.Winner->Text},
+                                     {"rules", S.Winner->Rules},
+                                     {"description", S.Winner->Description},
+                                     {"summary", S.WinnerSummary},
+                                     {"node", S.WinnerNode}};
+  if (S.LLM)
+    O["llm"] = llvm::json::Object(*S.LLM);
+  llvm::json::Array Added;
+  for (const ApiUse &U : S.AddedCalls)
+    Added.push_back(
+        llvm::json::Object{{"name", U.Name},
+                           {"category", apiCategoryName(U.Category)},
+                           {"line", U.Line}});
+  O["added_calls"] = std::move(Added);
+  O["applied"] = S.Applied;
+  if (!S.FixesPath.empty())
+    O["fixes"] = S.FixesPath;
+  if (!S.ReportPath.empty())
+    O["report"] = S.ReportPath;
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
+}
+
+/// Why nothing changed, when nothing did.
+static void printNoImprovement(const SearchSummary &S, llvm::raw_ostream &OS) {
+  const std::optional<EvalResult> &V = S.Verification;
+  if (V && V->Suspect) {
+    OS << llvm::formatv("no verified improvement: the best candidate's "
+                        "{0:f3}x by {1} is suspect ({2:f3}x by {3}), so it "
+                        "is not applied; nothing changed\n",
+                        V->RawRatio, S.Measure, V->CrossRatio, V->CrossMeasure);
+    return;
+  }
+  OS << "no verified improvement found";
+  if (S.Candidate && V && V->ok())
+    OS << llvm::formatv(" (the best candidate re-measured at {0:f3}x, "
+                        "inside the noise)",
+                        V->RawRatio);
+  else if (S.Candidate && V)
+    OS << " (the best candidate failed its verification, "
+       << evalStatusName(V->Status) << ": " << V->Reason << ")";
+  OS << "; nothing changed\n";
+}
+
+void maxcode::printSearchSummaryText(const SearchSummary &S,
+                                     llvm::raw_ostream &OS) {
+  OS << llvm::formatv("searched {0} with the {1} policy ({2}): {3} "
+                      "evaluations ({4} from the store), {5:f1} s\n",
+                      S.Target, S.Policy, S.Strategy, S.Evaluations,
+                      S.FromStore, S.Seconds);
+  if (S.LLM) {
+    const llvm::json::Object &U = *S.LLM;
+    OS << llvm::formatv("LLM: {0} calls ({1} failed), {2} tokens ({3} prompt "
+                        "+ {4} completion); stopped on {5}\n",
+                        U.getInteger("calls").value_or(0),
+                        U.getInteger("failed_calls").value_or(0),
+                        U.getInteger("total_tokens").value_or(0),
+                        U.getInteger("prompt_tokens").value_or(0),
+                        U.getInteger("completion_tokens").value_or(0),
+                        S.StopReason);
+  }
+  if (!S.Improved)
+    return printNoImprovement(S, OS);
+  OS << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}){3}\n",
+                      S.Speedup, S.Noise * 100, S.Measure,
+                      S.WinnerSummary.empty() ? " by " + S.WinnerDescription
+                                              : ": " + S.WinnerSummary);
+  // What a reviewer should look at before applying: calls the original does
+  // not make that reach outside the program.
+  for (const ApiUse &U : S.AddedCalls)
+    OS << "warning: the winner adds " << U.Name << " ("
+       << apiCategoryName(U.Category) << ") at line " << U.Line
+       << "; review it before applying\n";
+  OS << S.Diff;
+  if (S.Applied)
+    OS << "applied to " << S.File << "\n";
+  if (!S.FixesPath.empty())
+    OS << "fixes written to " << S.FixesPath << "\n";
+}
+
+void maxcode::printRTGTraining(const RTGTraining &T, llvm::raw_ostream &OS) {
+  OS << llvm::formatv("trained the reward-to-go model on {0} nodes; rank "
+                      "correlation on {1} held-out nodes: {2:f3}\n",
+                      T.TrainCount, T.HeldOutCount, T.HeldOutSpearman);
+}
