@@ -855,23 +855,70 @@ classifyRun(const ProcessResult &P, const SupervisorReport *Rep,
   return std::nullopt;
 }
 
-llvm::Expected<Evaluator::RunOutcome> Evaluator::runOnce(Built &B,
-                                                         const RunRequest &R) {
-  RunOutcome Out;
-  // Project mode: the tree as the build left it, for every run.
-  if (!Config.programMode() && B.TreeUsed) {
-    (void)removeTree(B.Tree);
-    auto C = copyTree(B.Snapshot, B.Tree, {});
-    if (!C)
-      return llvm::createStringError("cannot restore the built tree: " +
-                                     llvm::toString(C.takeError()));
-    if (int Uid = B.Dir->uid(); Uid >= 0)
-      if (llvm::Error E = chownTree(B.Tree, Uid, Uid))
-        return E;
+/// Puts \p Tree back as the build left it (\p Snapshot), handed to \p Uid.
+static llvm::Error restoreTree(llvm::StringRef Tree, llvm::StringRef Snapshot,
+                               int Uid) {
+  (void)removeTree(Tree);
+  auto C = copyTree(Snapshot, Tree, {});
+  if (!C)
+    return llvm::createStringError("cannot restore the built tree: " +
+                                   llvm::toString(C.takeError()));
+  if (Uid >= 0)
+    if (llvm::Error E = chownTree(Tree, Uid, Uid))
+      return E;
+  return llvm::Error::success();
+}
+
+/// Makes \p Into, a folder of the run's own beside its folder \p Host (named
+/// \p Host + \p Suffix), mounted at \p BwrapAt under bubblewrap: returns
+/// where the run sees it.
+static llvm::Expected<std::string>
+addSideFolder(const std::string &Host, const char *Suffix, int Uid, bool Bwrap,
+              llvm::StringRef BwrapAt, SandboxPolicy &P,
+              std::optional<ScratchDir> &Into) {
+  auto Dir = ScratchDir::createAt(Host + Suffix, Uid);
+  if (!Dir)
+    return Dir.takeError();
+  Into.emplace(std::move(*Dir));
+  std::string At = Bwrap ? BwrapAt.str() : Into->path();
+  if (Bwrap)
+    P.Mounts.push_back({Into->path(), At, /*Writable=*/true});
+  return At;
+}
+
+/// Reads the supervisor's report of a finished run \p Proc into \p Report.
+static llvm::Error readRunReport(ProcessResult &Proc,
+                                 SupervisorReport &Report) {
+  // A run stopped from outside has no report to read; any other run must
+  // have one, or its numbers cannot be trusted.
+  if (Proc.TimedOut || Proc.OutputLimitExceeded || Proc.Cancelled ||
+      Proc.Interrupted) {
+    if (auto Rep = parseSupervisorReport(Proc.Report))
+      Report = std::move(*Rep);
+    else
+      llvm::consumeError(Rep.takeError());
+    return llvm::Error::success();
   }
-  B.TreeUsed = true;
-  // A fresh folder per run, named the same in every process that runs the
-  // same search (a resumed search finds its jobs by their command lines).
+  auto Rep = parseSupervisorReport(Proc.Report);
+  if (Rep && Rep->TimedOut) {
+    // The run's own deadline: a timeout, as the process's would be.
+    Proc.TimedOut = true;
+    Proc.WallSeconds = Rep->WallSeconds;
+    Report = std::move(*Rep);
+    return llvm::Error::success();
+  }
+  if (!Rep)
+    return llvm::make_error<RunFailure>(
+        EvalStatus::Crash,
+        llvm::toString(Rep.takeError()) +
+            (Proc.Stderr.empty()
+                 ? ""
+                 : ": " + bounded(llvm::StringRef(Proc.Stderr).trim())));
+  Report = std::move(*Rep);
+  return llvm::Error::success();
+}
+
+std::string Evaluator::runFolderName(const RunRequest &R) {
   std::string Key = std::to_string(int(R.Kind)) + '\0' + R.Stdin;
   for (const std::string &A : R.Argv)
     Key += '\0' + A;
@@ -880,22 +927,18 @@ llvm::Expected<Evaluator::RunOutcome> Evaluator::runOnce(Built &B,
     std::lock_guard<std::mutex> L(StatsMutex);
     N = JobsStarted["run:" + Key]++;
   }
-  std::string Name =
-      "run-" +
-      llvm::toHex(
-          llvm::SHA256::hash(llvm::arrayRefFromStringRef(llvm::StringRef(Key))),
-          true)
-          .substr(0, 12) +
-      "-" + std::to_string(N);
-  auto Folder = ScratchDir::createAt(B.Dir->path() + "/" + Name, B.Dir->uid());
-  if (!Folder)
-    return Folder.takeError();
-  Out.Folder.emplace(std::move(*Folder));
+  return "run-" +
+         llvm::toHex(llvm::SHA256::hash(
+                         llvm::arrayRefFromStringRef(llvm::StringRef(Key))),
+                     true)
+             .substr(0, 12) +
+         "-" + std::to_string(N);
+}
+
+llvm::Error Evaluator::setUpRun(Built &B, const RunRequest &R, RunOutcome &Out,
+                                ProcessSpec &S, SandboxPolicy &P) {
   const std::string &Host = Out.Folder->path();
   bool Bwrap = Config.Sandbox == SandboxMode::Bwrap;
-
-  ProcessSpec S = baseSpec(B);
-  SandboxPolicy P = basePolicy(B);
   S.Argv = R.Argv;
   S.StdinFile = R.Stdin;
   // The supervisor owns the run's deadline, so that a run it ends still
@@ -927,58 +970,50 @@ llvm::Expected<Evaluator::RunOutcome> Evaluator::runOnce(Built &B,
     P.Writable.push_back(B.Tree);
   }
   if (R.Cupti) {
-    auto Dir = ScratchDir::createAt(Host + "-cupti", B.Dir->uid());
-    if (!Dir)
-      return Dir.takeError();
-    Out.CuptiDir.emplace(std::move(*Dir));
-    std::string CuptiAt = Bwrap ? CuptiInside.str() : Out.CuptiDir->path();
-    if (Bwrap)
-      P.Mounts.push_back({Out.CuptiDir->path(), CuptiAt, /*Writable=*/true});
-    for (auto &KV : cuptiEnvironment(Config.CuptiLibrary, CuptiAt, *R.Cupti))
+    auto CuptiAt = addSideFolder(Host, "-cupti", B.Dir->uid(), Bwrap,
+                                 CuptiInside, P, Out.CuptiDir);
+    if (!CuptiAt)
+      return CuptiAt.takeError();
+    for (auto &KV : cuptiEnvironment(Config.CuptiLibrary, *CuptiAt, *R.Cupti))
       S.Env.push_back(std::move(KV));
   }
   if (R.Profile) {
-    auto Dir = ScratchDir::createAt(Host + "-profile", B.Dir->uid());
-    if (!Dir)
-      return Dir.takeError();
-    Out.ProfileDir.emplace(std::move(*Dir));
-    std::string At = Bwrap ? ProfileInside.str() : Out.ProfileDir->path();
-    if (Bwrap)
-      P.Mounts.push_back({Out.ProfileDir->path(), At, /*Writable=*/true});
+    auto At = addSideFolder(Host, "-profile", B.Dir->uid(), Bwrap,
+                            ProfileInside, P, Out.ProfileDir);
+    if (!At)
+      return At.takeError();
     for (std::string &A : S.Argv)
       if (size_t I = A.find("@PROFILE@"); I != std::string::npos)
-        A.replace(I, 9, At);
+        A.replace(I, 9, *At);
   }
+  return llvm::Error::success();
+}
+
+llvm::Expected<Evaluator::RunOutcome> Evaluator::runOnce(Built &B,
+                                                         const RunRequest &R) {
+  RunOutcome Out;
+  // Project mode: the tree as the build left it, for every run.
+  if (!Config.programMode() && B.TreeUsed)
+    if (llvm::Error E = restoreTree(B.Tree, B.Snapshot, B.Dir->uid()))
+      return E;
+  B.TreeUsed = true;
+  // A fresh folder per run, named the same in every process that runs the
+  // same search (a resumed search finds its jobs by their command lines).
+  std::string Name = runFolderName(R);
+  auto Folder = ScratchDir::createAt(B.Dir->path() + "/" + Name, B.Dir->uid());
+  if (!Folder)
+    return Folder.takeError();
+  Out.Folder.emplace(std::move(*Folder));
+  ProcessSpec S = baseSpec(B);
+  SandboxPolicy P = basePolicy(B);
+  if (llvm::Error E = setUpRun(B, R, Out, S, P))
+    return E;
   auto Proc = runTracked(sandboxed(S, P), R.Kind, &B);
   if (!Proc)
     return Proc.takeError();
   Out.Proc = std::move(*Proc);
-  // A run stopped from outside has no report to read; any other run must
-  // have one, or its numbers cannot be trusted.
-  if (Out.Proc.TimedOut || Out.Proc.OutputLimitExceeded || Out.Proc.Cancelled ||
-      Out.Proc.Interrupted) {
-    if (auto Rep = parseSupervisorReport(Out.Proc.Report))
-      Out.Report = std::move(*Rep);
-    else
-      llvm::consumeError(Rep.takeError());
-    return Out;
-  }
-  auto Rep = parseSupervisorReport(Out.Proc.Report);
-  if (Rep && Rep->TimedOut) {
-    // The run's own deadline: a timeout, as the process's would be.
-    Out.Proc.TimedOut = true;
-    Out.Proc.WallSeconds = Rep->WallSeconds;
-    Out.Report = std::move(*Rep);
-    return Out;
-  }
-  if (!Rep)
-    return llvm::make_error<RunFailure>(
-        EvalStatus::Crash,
-        llvm::toString(Rep.takeError()) +
-            (Out.Proc.Stderr.empty()
-                 ? ""
-                 : ": " + bounded(llvm::StringRef(Out.Proc.Stderr).trim())));
-  Out.Report = std::move(*Rep);
+  if (llvm::Error E = readRunReport(Out.Proc, Out.Report))
+    return E;
   return Out;
 }
 
@@ -1468,6 +1503,123 @@ llvm::Expected<double> Evaluator::floorCost(MeasureMode M) {
   return F;
 }
 
+/// The cross-check's measurements of baseline and variant by the other
+/// measure (crossCheck), and the notes they leave in Out.
+struct Evaluator::CrossCheckState {
+  CrossCheckState(Evaluator &E, Built &B, EvalResult &Out, MeasureMode Other,
+                  bool Bench)
+      : E(E), B(B), Out(Out), Other(Other), Bench(Bench) {}
+
+  /// One measurement of \p X by the other measure: its cost.
+  llvm::Expected<double> measureOther(Built &X);
+  /// \p N more pairs into A and V; false when measuring failed (Out then
+  /// says why).
+  bool measurePairs(unsigned N);
+  /// The start-up floor of \p M; 0, with a note, when it cannot be had.
+  double floorOf(MeasureMode M);
+
+  Evaluator &E;
+  Built &B;
+  EvalResult &Out;
+  MeasureMode Other;
+  bool Bench;
+  std::vector<double> A, V;
+};
+
+llvm::Expected<double> Evaluator::CrossCheckState::measureOther(Built &X) {
+  if (Bench) {
+    auto W = E.measureBench(X, nullptr, /*WallOnly=*/true);
+    if (!W)
+      return W.takeError();
+    return *W;
+  }
+  if (&X == E.Baseline.get() && Other == MeasureMode::Instructions &&
+      !E.BaselineCost[Other].empty())
+    return sum(E.BaselineCost[Other]);
+  auto C = E.measureOnce(X, Other, nullptr);
+  if (!C)
+    return C.takeError();
+  if (&X == E.Baseline.get() && Other == MeasureMode::Instructions)
+    E.BaselineCost[Other] = *C;
+  return sum(*C);
+}
+
+bool Evaluator::CrossCheckState::measurePairs(unsigned N) {
+  for (unsigned I = 0; I < N; ++I) {
+    auto CA = measureOther(*E.Baseline);
+    if (!CA) {
+      Out.Notes.push_back("not cross-checked: " +
+                          llvm::toString(CA.takeError()));
+      return false;
+    }
+    auto CV = measureOther(B);
+    if (!CV) {
+      // The variant fails when measured the other way: not a speedup.
+      recordFailure(CV.takeError(), Out);
+      Out.Reason += " (when cross-checked by " + Out.CrossMeasure + ")";
+      return false;
+    }
+    A.push_back(*CA);
+    V.push_back(*CV);
+  }
+  return true;
+}
+
+double Evaluator::CrossCheckState::floorOf(MeasureMode M) {
+  auto F = E.floorCost(M);
+  if (!F) {
+    Out.Notes.push_back("cross-check without a start-up floor: " +
+                        llvm::toString(F.takeError()));
+    return 0;
+  }
+  return *F;
+}
+
+/// The share of \p Base's cost above the floor \p Fl (of all of it, when
+/// the floor is not below it) that \p Var saved.
+static double savedShare(double Base, double Var, double Fl) {
+  double Variable = Base - Fl > 0 ? Base - Fl : Base;
+  return Variable > 0 ? (Base - Var) / Variable : 0;
+}
+
+/// Whether the other measure, comparison \p C above its start-up floor
+/// \p FloorOther, cannot judge the speedup (crossCheck says why).
+static bool cannotJudge(const PairedComparison &C, double FloorOther) {
+  double VariableOther = C.BaselineMedian - FloorOther;
+  bool ResolvablySlower =
+      C.VariantMedian - C.BaselineMedian > 3 * C.Noise * C.BaselineMedian;
+  return !ResolvablySlower && (VariableOther < 0.25 * C.BaselineMedian ||
+                               VariableOther < 3 * C.Noise * C.BaselineMedian);
+}
+
+/// The note of a cross-check whose other measure, \p CrossMeasure, cannot
+/// judge; \p RawRatio is the ratio it saw.
+static std::string cannotJudgeNote(const std::string &CrossMeasure,
+                                   double RawRatio) {
+  return llvm::formatv("not cross-checked: the baseline's own work is below "
+                       "what {0} resolves ({1:f2}x by {0})",
+                       CrossMeasure, RawRatio)
+      .str();
+}
+
+/// Denies \p Out's speedup by \p Primary (the bench's metric with \p Bench),
+/// which the other measure saw as \p OtherRatio.
+static void markSuspect(EvalResult &Out, bool Bench, MeasureMode Primary,
+                        double OtherRatio) {
+  // Never credited: the speedup one measure sees and the other does not is
+  // what a variant that games one of them looks like.
+  Out.Suspect = true;
+  std::string By =
+      Bench ? "the bench's metric" : measureModeName(Primary).str();
+  std::string Other2 = Bench ? "its wall time" : Out.CrossMeasure;
+  Out.Reason = llvm::formatv("suspect: {0:f1}x by {1}, but {2:f2}x by {3}; "
+                             "not credited",
+                             Out.Ratio, By, OtherRatio, Other2)
+                   .str();
+  Out.RawRatio = Out.Ratio;
+  Out.Ratio = 1.0;
+}
+
 void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   // A verified speedup above 10x is measured again the other way (DESIGN
   // section 4): work moved where one measure does not look shows up in the
@@ -1487,130 +1639,56 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
     Out.Notes.push_back("not cross-checked: valgrind is not installed");
     return;
   }
-  std::vector<double> A, V;
+  CrossCheckState X(*this, B, Out, Other, Bench);
   // Three timed pairs first; more only before calling a result suspect
   // (below), so that one noisy pair on a loaded machine cannot deny an
   // honest speedup.
   unsigned Reps = Other == MeasureMode::Time ? 3 : 1;
-  auto MeasureOther = [&](Built &X) -> llvm::Expected<double> {
-    if (Bench) {
-      auto W = measureBench(X, nullptr, /*WallOnly=*/true);
-      if (!W)
-        return W.takeError();
-      return *W;
-    }
-    if (&X == Baseline.get() && Other == MeasureMode::Instructions &&
-        !BaselineCost[Other].empty())
-      return sum(BaselineCost[Other]);
-    auto C = measureOnce(X, Other, nullptr);
-    if (!C)
-      return C.takeError();
-    if (&X == Baseline.get() && Other == MeasureMode::Instructions)
-      BaselineCost[Other] = *C;
-    return sum(*C);
-  };
-  // False when measuring failed; Out then says why.
-  auto MeasurePairs = [&](unsigned N) {
-    for (unsigned I = 0; I < N; ++I) {
-      auto CA = MeasureOther(*Baseline);
-      if (!CA) {
-        Out.Notes.push_back("not cross-checked: " +
-                            llvm::toString(CA.takeError()));
-        return false;
-      }
-      auto CV = MeasureOther(B);
-      if (!CV) {
-        // The variant fails when measured the other way: not a speedup.
-        recordFailure(CV.takeError(), Out);
-        Out.Reason += " (when cross-checked by " + Out.CrossMeasure + ")";
-        return false;
-      }
-      A.push_back(*CA);
-      V.push_back(*CV);
-    }
-    return true;
-  };
-  if (!MeasurePairs(Reps))
+  if (!X.measurePairs(Reps))
     return;
-  PairedComparison C = comparePaired(A, V, 0.01);
+  PairedComparison C = comparePaired(X.A, X.V, 0.01);
   Out.CrossRatio = C.RawRatio;
   // The two measures agree on what share of the baseline's cost the variant
   // saved, beyond the cost of starting a program at all (which wall time
   // pays in full and instructions hardly count): near that floor their
   // ratios are ill-conditioned, their savings are not. The other measure
   // must confirm at least a third of the saving.
-  auto Floor = [&](MeasureMode M) -> double {
-    auto F = floorCost(M);
-    if (!F) {
-      Out.Notes.push_back("cross-check without a start-up floor: " +
-                          llvm::toString(F.takeError()));
-      return 0;
-    }
-    return *F;
-  };
-  auto Saved = [](double Base, double Var, double Fl) {
-    double Variable = Base - Fl > 0 ? Base - Fl : Base;
-    return Variable > 0 ? (Base - Var) / Variable : 0;
-  };
-  double FloorPrimary = Bench ? 0 : Floor(Config.Measure);
-  double FloorOther = Floor(Other);
+  double FloorPrimary = Bench ? 0 : X.floorOf(Config.Measure);
+  double FloorOther = X.floorOf(Other);
   // The other measure can only speak to work it resolves: a baseline whose
   // own work is a small part of its run (the rest starting a process), or
   // inside that measure's noise, confirms nothing. It still denies: a
   // variant that costs more than the baseline by it, beyond its noise (one
   // that sleeps, or waits for a child, on a loaded machine), is no speedup.
-  // Whether the other measure can judge, asked again after a second look.
+  // Whether the other measure can judge, asked again after a second look;
+  // when it cannot, the note says so.
   auto CannotJudge = [&] {
-    double VariableOther = C.BaselineMedian - FloorOther;
-    bool ResolvablySlower =
-        C.VariantMedian - C.BaselineMedian > 3 * C.Noise * C.BaselineMedian;
-    return !ResolvablySlower &&
-           (VariableOther < 0.25 * C.BaselineMedian ||
-            VariableOther < 3 * C.Noise * C.BaselineMedian);
+    if (!cannotJudge(C, FloorOther))
+      return false;
+    Out.Notes.push_back(cannotJudgeNote(Out.CrossMeasure, C.RawRatio));
+    return true;
   };
-  if (CannotJudge()) {
-    Out.Notes.push_back(
-        llvm::formatv("not cross-checked: the baseline's own work is below "
-                      "what {0} resolves ({1:f2}x by {0})",
-                      Out.CrossMeasure, C.RawRatio)
-            .str());
+  if (CannotJudge())
     return;
-  }
-  double SavedPrimary = Saved(Out.BaselineCost, Out.VariantCost, FloorPrimary);
-  double SavedOther = Saved(C.BaselineMedian, C.VariantMedian, FloorOther);
+  double SavedPrimary =
+      savedShare(Out.BaselineCost, Out.VariantCost, FloorPrimary);
+  double SavedOther = savedShare(C.BaselineMedian, C.VariantMedian, FloorOther);
   if (SavedOther < SavedPrimary / 3 && Other == MeasureMode::Time) {
     // A second look, six more pairs, before a verdict that denies.
-    if (!MeasurePairs(6))
+    if (!X.measurePairs(6))
       return;
-    C = comparePaired(A, V, 0.01);
+    C = comparePaired(X.A, X.V, 0.01);
     Out.CrossRatio = C.RawRatio;
-    if (CannotJudge()) {
-      Out.Notes.push_back(
-          llvm::formatv("not cross-checked: the baseline's own work is below "
-                        "what {0} resolves ({1:f2}x by {0})",
-                        Out.CrossMeasure, C.RawRatio)
-              .str());
+    if (CannotJudge())
       return;
-    }
-    SavedOther = Saved(C.BaselineMedian, C.VariantMedian, FloorOther);
+    SavedOther = savedShare(C.BaselineMedian, C.VariantMedian, FloorOther);
   }
   LLVM_DEBUG(llvm::dbgs() << "maxcode-eval: cross-check saved " << SavedPrimary
                           << " by " << measureModeName(Config.Measure) << ", "
                           << SavedOther << " by " << Out.CrossMeasure << "\n");
   if (SavedOther >= SavedPrimary / 3)
     return;
-  // Never credited: the speedup one measure sees and the other does not is
-  // what a variant that games one of them looks like.
-  Out.Suspect = true;
-  std::string By =
-      Bench ? "the bench's metric" : measureModeName(Config.Measure).str();
-  std::string Other2 = Bench ? "its wall time" : Out.CrossMeasure;
-  Out.Reason = llvm::formatv("suspect: {0:f1}x by {1}, but {2:f2}x by {3}; "
-                             "not credited",
-                             Out.Ratio, By, C.RawRatio, Other2)
-                   .str();
-  Out.RawRatio = Out.Ratio;
-  Out.Ratio = 1.0;
+  markSuspect(Out, Bench, Config.Measure, C.RawRatio);
 }
 
 EvalResult Evaluator::checkAndMeasure(Built &B, unsigned Repetitions,

@@ -69,9 +69,25 @@ public:
 private:
   llvm::DenseMap<unsigned, std::string> Names;
 };
-} // namespace
 
-llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
+/// One reading of a callgrind file (parseCallgrind): what each line leaves
+/// for the lines after it, and the profile so far.
+class CallgrindParser {
+public:
+  /// Reads one line that is neither empty nor a comment.
+  llvm::Error line(llvm::StringRef Line, unsigned LineNo);
+  /// The profile, once every line of \p Text is read.
+  llvm::Expected<CallgrindProfile> finish(llvm::StringRef Text);
+
+private:
+  /// A cost line: positions, then the costs of the events.
+  void costLine(llvm::StringRef Line);
+  /// A "key=value" line: a name, a file, an object, a call.
+  llvm::Error keyLine(llvm::StringRef Key, llvm::StringRef Value,
+                      unsigned LineNo);
+  /// A header line ("positions:", "summary:", "totals:"; others ignored).
+  void headerLine(llvm::StringRef Line);
+
   CallgrindProfile P;
   NameTable Files, Fns, Objects;
   unsigned PositionColumns = 1; // "positions: line" by default
@@ -82,8 +98,124 @@ llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
   uint64_t SumOfSelf = 0;
   // Positions are addresses or line numbers: unsigned, and relative ones
   // wrap around as addresses do, so no input can overflow them.
-  std::vector<uint64_t> LastPos(4, 0);
+  std::vector<uint64_t> LastPos = std::vector<uint64_t>(4, 0);
+};
 
+llvm::Error CallgrindParser::line(llvm::StringRef Line, unsigned LineNo) {
+  char C = Line.front();
+  bool IsCost = llvm::isDigit(C) || C == '+' || C == '-' || C == '*';
+  if (IsCost) {
+    costLine(Line);
+    return llvm::Error::success();
+  }
+  auto [Key, Value] = Line.split('=');
+  if (Line.contains('=') && !Key.contains(' ') && !Key.contains(':'))
+    return keyLine(Key, Value, LineNo);
+  headerLine(Line);
+  return llvm::Error::success();
+}
+
+void CallgrindParser::costLine(llvm::StringRef Line) {
+  llvm::SmallVector<llvm::StringRef, 8> Cols;
+  Line.split(Cols, ' ', -1, /*KeepEmpty=*/false);
+  if (Cols.size() < PositionColumns)
+    return;
+  // Positions: absolute, relative (+N/-N) or the same (*).
+  uint64_t LinePos = 0;
+  for (unsigned I = 0; I < PositionColumns; ++I) {
+    llvm::StringRef Col = Cols[I];
+    uint64_t V = LastPos[I];
+    if (Col == "*") {
+    } else if (Col.starts_with("+") || Col.starts_with("-")) {
+      uint64_t D = 0;
+      if (!Col.drop_front().getAsInteger(0, D))
+        V = Col.front() == '+' ? V + D : V - D;
+    } else {
+      (void)Col.getAsInteger(0, V);
+    }
+    LastPos[I] = V;
+    LinePos = V; // the last position column is the line
+  }
+  uint64_t Cost = 0;
+  if (Cols.size() > PositionColumns)
+    (void)Cols[PositionColumns].getAsInteger(10, Cost);
+  if (ExpectCallCost) {
+    P.Functions[CurrentFn].Calls.push_back({PendingCallee, Cost});
+    ExpectCallCost = false;
+    return;
+  }
+  P.Functions[CurrentFn].Self += Cost;
+  SumOfSelf += Cost;
+  const std::string &F = CurrentSubFile.empty() ? CurrentFile : CurrentSubFile;
+  if (LinePos > 0 && LinePos <= std::numeric_limits<unsigned>::max())
+    P.Lines[{F, unsigned(LinePos)}] += Cost;
+}
+
+llvm::Error CallgrindParser::keyLine(llvm::StringRef Key, llvm::StringRef Value,
+                                     unsigned LineNo) {
+  if (Key == "fn") {
+    auto N = Fns.resolve(Value, LineNo);
+    if (!N)
+      return N.takeError();
+    CurrentFn = *N;
+    CurrentSubFile.clear();
+  } else if (Key == "cfn" || Key == "cfnc") {
+    auto N = Fns.resolve(Value, LineNo);
+    if (!N)
+      return N.takeError();
+    PendingCallee = *N;
+  } else if (Key == "fl") {
+    auto N = Files.resolve(Value, LineNo);
+    if (!N)
+      return N.takeError();
+    CurrentFile = *N;
+    CurrentSubFile.clear();
+  } else if (Key == "fi" || Key == "fe") {
+    auto N = Files.resolve(Value, LineNo);
+    if (!N)
+      return N.takeError();
+    CurrentSubFile = *N;
+  } else if (Key == "cfi" || Key == "cfl") {
+    if (auto N = Files.resolve(Value, LineNo); !N)
+      return N.takeError();
+  } else if (Key == "ob" || Key == "cob") {
+    if (auto N = Objects.resolve(Value, LineNo); !N)
+      return N.takeError();
+  } else if (Key == "calls") {
+    ExpectCallCost = true;
+  }
+  return llvm::Error::success();
+}
+
+void CallgrindParser::headerLine(llvm::StringRef Line) {
+  auto [Header, Rest] = Line.split(':');
+  Rest = Rest.trim();
+  if (Header == "positions") {
+    llvm::SmallVector<llvm::StringRef, 4> Cols;
+    Rest.split(Cols, ' ', -1, false);
+    PositionColumns = std::max<unsigned>(1, Cols.size());
+    LastPos.assign(PositionColumns, 0);
+  } else if (Header == "summary" || Header == "totals") {
+    llvm::StringRef First = Rest.split(' ').first;
+    uint64_t V;
+    if (!First.getAsInteger(10, V) && (!HaveTotal || Header == "totals")) {
+      P.Total = V;
+      HaveTotal = true;
+    }
+  }
+}
+
+llvm::Expected<CallgrindProfile> CallgrindParser::finish(llvm::StringRef Text) {
+  if (!HaveTotal)
+    P.Total = SumOfSelf;
+  if (P.Functions.empty() && P.Total == 0 && !Text.contains("events:"))
+    return llvm::createStringError("not a callgrind output file");
+  return std::move(P);
+}
+} // namespace
+
+llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
+  CallgrindParser Parser;
   unsigned LineNo = 0;
   llvm::SmallVector<llvm::StringRef, 0> Lines;
   Text.split(Lines, '\n');
@@ -92,101 +224,10 @@ llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
     Line = Line.rtrim("\r");
     if (Line.empty() || Line.starts_with("#"))
       continue;
-    char C = Line.front();
-    bool IsCost = llvm::isDigit(C) || C == '+' || C == '-' || C == '*';
-    if (IsCost) {
-      llvm::SmallVector<llvm::StringRef, 8> Cols;
-      Line.split(Cols, ' ', -1, /*KeepEmpty=*/false);
-      if (Cols.size() < PositionColumns)
-        continue;
-      // Positions: absolute, relative (+N/-N) or the same (*).
-      uint64_t LinePos = 0;
-      for (unsigned I = 0; I < PositionColumns; ++I) {
-        llvm::StringRef Col = Cols[I];
-        uint64_t V = LastPos[I];
-        if (Col == "*") {
-        } else if (Col.starts_with("+") || Col.starts_with("-")) {
-          uint64_t D = 0;
-          if (!Col.drop_front().getAsInteger(0, D))
-            V = Col.front() == '+' ? V + D : V - D;
-        } else {
-          (void)Col.getAsInteger(0, V);
-        }
-        LastPos[I] = V;
-        LinePos = V; // the last position column is the line
-      }
-      uint64_t Cost = 0;
-      if (Cols.size() > PositionColumns)
-        (void)Cols[PositionColumns].getAsInteger(10, Cost);
-      if (ExpectCallCost) {
-        P.Functions[CurrentFn].Calls.push_back({PendingCallee, Cost});
-        ExpectCallCost = false;
-        continue;
-      }
-      P.Functions[CurrentFn].Self += Cost;
-      SumOfSelf += Cost;
-      const std::string &F = CurrentSubFile.empty() ? CurrentFile
-                                                    : CurrentSubFile;
-      if (LinePos > 0 && LinePos <= std::numeric_limits<unsigned>::max())
-        P.Lines[{F, unsigned(LinePos)}] += Cost;
-      continue;
-    }
-    auto [Key, Value] = Line.split('=');
-    if (Line.contains('=') && !Key.contains(' ') && !Key.contains(':')) {
-      if (Key == "fn") {
-        auto N = Fns.resolve(Value, LineNo);
-        if (!N)
-          return N.takeError();
-        CurrentFn = *N;
-        CurrentSubFile.clear();
-      } else if (Key == "cfn" || Key == "cfnc") {
-        auto N = Fns.resolve(Value, LineNo);
-        if (!N)
-          return N.takeError();
-        PendingCallee = *N;
-      } else if (Key == "fl") {
-        auto N = Files.resolve(Value, LineNo);
-        if (!N)
-          return N.takeError();
-        CurrentFile = *N;
-        CurrentSubFile.clear();
-      } else if (Key == "fi" || Key == "fe") {
-        auto N = Files.resolve(Value, LineNo);
-        if (!N)
-          return N.takeError();
-        CurrentSubFile = *N;
-      } else if (Key == "cfi" || Key == "cfl") {
-        if (auto N = Files.resolve(Value, LineNo); !N)
-          return N.takeError();
-      } else if (Key == "ob" || Key == "cob") {
-        if (auto N = Objects.resolve(Value, LineNo); !N)
-          return N.takeError();
-      } else if (Key == "calls") {
-        ExpectCallCost = true;
-      }
-      continue;
-    }
-    auto [Header, Rest] = Line.split(':');
-    Rest = Rest.trim();
-    if (Header == "positions") {
-      llvm::SmallVector<llvm::StringRef, 4> Cols;
-      Rest.split(Cols, ' ', -1, false);
-      PositionColumns = std::max<unsigned>(1, Cols.size());
-      LastPos.assign(PositionColumns, 0);
-    } else if (Header == "summary" || Header == "totals") {
-      llvm::StringRef First = Rest.split(' ').first;
-      uint64_t V;
-      if (!First.getAsInteger(10, V) && (!HaveTotal || Header == "totals")) {
-        P.Total = V;
-        HaveTotal = true;
-      }
-    }
+    if (llvm::Error E = Parser.line(Line, LineNo))
+      return E;
   }
-  if (!HaveTotal)
-    P.Total = SumOfSelf;
-  if (P.Functions.empty() && P.Total == 0 && !Text.contains("events:"))
-    return llvm::createStringError("not a callgrind output file");
-  return P;
+  return Parser.finish(Text);
 }
 
 void maxcode::attributeProfile(const CallgrindProfile &Profile,

@@ -324,12 +324,11 @@ static void inlineOptionsFile(llvm::StringRef Path, llvm::StringRef Directory,
       Out.emplace_back(T);
 }
 
-std::vector<std::string>
-maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
-                                llvm::StringRef Directory,
-                                const ParseSettings &S,
-                                std::vector<std::string> *Dropped) {
-  // Options files first: the clang driver library does not expand them.
+/// \p Args with the options files they name (--options-file F, @F)
+/// inlined.
+static std::vector<std::string>
+expandOptionsFiles(llvm::ArrayRef<std::string> Args,
+                   llvm::StringRef Directory) {
   std::vector<std::string> In;
   for (size_t I = 0; I < Args.size(); ++I) {
     llvm::StringRef A = Args[I];
@@ -346,24 +345,166 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
       In.push_back(A.str());
     }
   }
+  return In;
+}
+
+/// The GPU architectures named in \p Value, a comma-separated -arch list,
+/// appended to \p Arches.
+static void addArchList(llvm::StringRef Value,
+                        std::vector<std::string> &Arches) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Value.split(Parts, ',');
+  for (llvm::StringRef P : Parts) {
+    std::string Arch = clangGpuArchFor(P);
+    if (!Arch.empty())
+      Arches.push_back(Arch);
+  }
+}
+
+/// The GPU architectures named in \p Value, a -gencode
+/// "arch=...,code=..." (brackets and braces allowed), appended to \p Arches.
+static void addGencodeArches(const std::string &Value,
+                             std::vector<std::string> &Arches) {
+  std::string V = Value;
+  for (char &C : V)
+    if (C == '[' || C == ']' || C == '"' || C == '{' || C == '}')
+      C = ',';
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  llvm::StringRef(V).split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef P : Parts) {
+    P = P.trim();
+    P.consume_front("arch=");
+    P.consume_front("code=");
+    std::string Arch = clangGpuArchFor(P);
+    if (!Arch.empty())
+      Arches.push_back(Arch);
+  }
+}
+
+/// The host compiler flags of an -Xcompiler \p Value, appended to \p Out.
+static void addHostFlags(llvm::StringRef Value, std::vector<std::string> &Out) {
+  // nvcc splits the value on commas and hands it to the host compiler
+  // through a shell, so "-Xcompiler '-fopenmp -O3'" is two flags.
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Value.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef P : Parts) {
+    llvm::SmallVector<llvm::StringRef, 2> Words;
+    llvm::SplitString(P, Words);
+    for (llvm::StringRef W : Words)
+      Out.push_back(W.str());
+  }
+}
+
+namespace {
+/// One translation of an nvcc command (translateNvccArguments): the clang
+/// arguments so far and what the flags said that is added at the end.
+struct NvccTranslation {
+  explicit NvccTranslation(std::vector<std::string> *Dropped)
+      : Dropped(Dropped) {}
+
+  /// Records \p A, a flag (and its value) left out.
+  void drop(llvm::StringRef A) {
+    if (Dropped)
+      Dropped->push_back(A.str());
+  }
+  /// Translates \p A, a flag of the table, with its \p Value (joined to it
+  /// by '=' when \p Joined).
+  void apply(const NvccFlag &F, llvm::StringRef A, const std::string &Value,
+             bool Joined);
 
   std::vector<std::string> Out;
   std::vector<std::string> Arches;
   bool Rdc = false;
   // nvcc's default host compiler on Linux.
   std::string HostCompiler = "g++";
-  auto Drop = [&](llvm::StringRef A) {
-    if (Dropped)
-      Dropped->push_back(A.str());
-  };
-  Out.push_back(S.ClangPath.empty() ? std::string("clang++") : S.ClangPath);
+  std::vector<std::string> *Dropped;
+};
+
+void NvccTranslation::apply(const NvccFlag &F, llvm::StringRef A,
+                            const std::string &Value, bool Joined) {
+  switch (F.Action) {
+  case NvccAction::Drop:
+  case NvccAction::OptionsFile:
+    drop(Joined || !F.TakesValue ? A.str() : A.str() + " " + Value);
+    break;
+  case NvccAction::LinkOnly:
+    drop(A);
+    break;
+  case NvccAction::WarningKinds: // Handled before the value is taken.
+    break;
+  case NvccAction::Arch:
+    addArchList(Value, Arches);
+    break;
+  case NvccAction::Gencode:
+    addGencodeArches(Value, Arches);
+    break;
+  case NvccAction::HostFlags:
+    addHostFlags(Value, Out);
+    break;
+  case NvccAction::HostCompiler:
+    HostCompiler = Value;
+    drop(Joined ? A.str() : A.str() + " " + Value);
+    break;
+  case NvccAction::IncludePath:
+    Out.push_back("-I" + Value);
+    break;
+  case NvccAction::SystemInclude:
+    Out.push_back("-isystem");
+    Out.push_back(Value);
+    break;
+  case NvccAction::PreInclude:
+    Out.push_back("-include");
+    Out.push_back(Value);
+    break;
+  case NvccAction::DefineMacro:
+    Out.push_back("-D" + Value);
+    break;
+  case NvccAction::UndefineMacro:
+    Out.push_back("-U" + Value);
+    break;
+  case NvccAction::Compile:
+    Out.push_back("-c");
+    break;
+  case NvccAction::FastMath:
+    Out.push_back("-ffast-math");
+    break;
+  case NvccAction::Rdc:
+    Rdc = llvm::StringRef(Value).equals_insensitive("true");
+    break;
+  case NvccAction::DeviceC:
+    Rdc = true;
+    Out.push_back("-c");
+    break;
+  case NvccAction::Std:
+    Out.push_back("-std=" + Value);
+    break;
+  case NvccAction::DefaultStream:
+    if (Value == "per-thread")
+      Out.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+    break;
+  case NvccAction::Language:
+    Out.push_back("-x");
+    Out.push_back(Value == "cu" ? "cuda" : Value);
+    break;
+  }
+}
+} // namespace
+
+std::vector<std::string> maxcode::translateNvccArguments(
+    llvm::ArrayRef<std::string> Args, llvm::StringRef Directory,
+    const ParseSettings &S, std::vector<std::string> *Dropped) {
+  // Options files first: the clang driver library does not expand them.
+  std::vector<std::string> In = expandOptionsFiles(Args, Directory);
+
+  NvccTranslation T(Dropped);
+  T.Out.push_back(S.ClangPath.empty() ? std::string("clang++") : S.ClangPath);
   for (size_t I = 1; I < In.size(); ++I) {
     llvm::StringRef A = In[I];
     std::string Value;
     bool Joined;
     const NvccFlag *F = lookupNvccFlag(A, Value, Joined);
     if (!F) {
-      Out.push_back(A.str());
+      T.Out.push_back(A.str());
       continue;
     }
     // nvcc's -Werror takes a list of its own warning kinds; without one it
@@ -372,133 +513,38 @@ maxcode::translateNvccArguments(llvm::ArrayRef<std::string> Args,
       std::string Kinds =
           Joined ? Value : (I + 1 < In.size() ? In[I + 1] : std::string());
       if (!isNvccWarningKindList(Kinds)) {
-        Out.push_back(A.str());
+        T.Out.push_back(A.str());
         continue;
       }
       if (!Joined)
         ++I;
-      Drop(Joined ? A.str() : A.str() + " " + Kinds);
+      T.drop(Joined ? A.str() : A.str() + " " + Kinds);
       continue;
     }
     if (F->TakesValue && !Joined) {
       if (I + 1 >= In.size()) {
-        Drop(A);
+        T.drop(A);
         continue;
       }
       Value = In[++I];
     }
-    switch (F->Action) {
-    case NvccAction::Drop:
-    case NvccAction::OptionsFile:
-      Drop(Joined || !F->TakesValue ? A.str() : A.str() + " " + Value);
-      break;
-    case NvccAction::LinkOnly:
-      Drop(A);
-      break;
-    case NvccAction::WarningKinds: // Handled before the value is taken.
-      break;
-    case NvccAction::Arch: {
-      llvm::SmallVector<llvm::StringRef, 4> Parts;
-      llvm::StringRef(Value).split(Parts, ',');
-      for (llvm::StringRef P : Parts) {
-        std::string Arch = clangGpuArchFor(P);
-        if (!Arch.empty())
-          Arches.push_back(Arch);
-      }
-      break;
-    }
-    case NvccAction::Gencode: {
-      std::string V = Value;
-      for (char &C : V)
-        if (C == '[' || C == ']' || C == '"' || C == '{' || C == '}')
-          C = ',';
-      llvm::SmallVector<llvm::StringRef, 8> Parts;
-      llvm::StringRef(V).split(Parts, ',', -1, /*KeepEmpty=*/false);
-      for (llvm::StringRef P : Parts) {
-        P = P.trim();
-        P.consume_front("arch=");
-        P.consume_front("code=");
-        std::string Arch = clangGpuArchFor(P);
-        if (!Arch.empty())
-          Arches.push_back(Arch);
-      }
-      break;
-    }
-    case NvccAction::HostFlags: {
-      // nvcc splits the value on commas and hands it to the host compiler
-      // through a shell, so "-Xcompiler '-fopenmp -O3'" is two flags.
-      llvm::SmallVector<llvm::StringRef, 4> Parts;
-      llvm::StringRef(Value).split(Parts, ',', -1, /*KeepEmpty=*/false);
-      for (llvm::StringRef P : Parts) {
-        llvm::SmallVector<llvm::StringRef, 2> Words;
-        llvm::SplitString(P, Words);
-        for (llvm::StringRef W : Words)
-          Out.push_back(W.str());
-      }
-      break;
-    }
-    case NvccAction::HostCompiler:
-      HostCompiler = Value;
-      Drop(Joined ? A.str() : A.str() + " " + Value);
-      break;
-    case NvccAction::IncludePath:
-      Out.push_back("-I" + Value);
-      break;
-    case NvccAction::SystemInclude:
-      Out.push_back("-isystem");
-      Out.push_back(Value);
-      break;
-    case NvccAction::PreInclude:
-      Out.push_back("-include");
-      Out.push_back(Value);
-      break;
-    case NvccAction::DefineMacro:
-      Out.push_back("-D" + Value);
-      break;
-    case NvccAction::UndefineMacro:
-      Out.push_back("-U" + Value);
-      break;
-    case NvccAction::Compile:
-      Out.push_back("-c");
-      break;
-    case NvccAction::FastMath:
-      Out.push_back("-ffast-math");
-      break;
-    case NvccAction::Rdc:
-      Rdc = llvm::StringRef(Value).equals_insensitive("true");
-      break;
-    case NvccAction::DeviceC:
-      Rdc = true;
-      Out.push_back("-c");
-      break;
-    case NvccAction::Std:
-      Out.push_back("-std=" + Value);
-      break;
-    case NvccAction::DefaultStream:
-      if (Value == "per-thread")
-        Out.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
-      break;
-    case NvccAction::Language:
-      Out.push_back("-x");
-      Out.push_back(Value == "cu" ? "cuda" : Value);
-      break;
-    }
+    T.apply(*F, A, Value, Joined);
   }
   std::vector<std::string> Added;
-  if (Rdc)
+  if (T.Rdc)
     Added.push_back("-fgpu-rdc");
   // Exactly one architecture: several would make several device ASTs, of
   // which tooling uses one anyway. The last one named is the newest in the
   // usual CMake order.
-  Added.push_back("--cuda-gpu-arch=" + (Arches.empty()
+  Added.push_back("--cuda-gpu-arch=" + (T.Arches.empty()
                                             ? std::string(NewestClangGpuArch)
-                                            : Arches.back()));
-  addHostCompilerHeaders(HostCompiler, S, Added);
+                                            : T.Arches.back()));
+  addHostCompilerHeaders(T.HostCompiler, S, Added);
   // Before the "--" that an inferred command (a header's) puts before its
   // file: what follows it is read as file names.
-  auto Pos = std::find(Out.begin() + 1, Out.end(), "--");
-  Out.insert(Pos, Added.begin(), Added.end());
-  return Out;
+  auto Pos = std::find(T.Out.begin() + 1, T.Out.end(), "--");
+  T.Out.insert(Pos, Added.begin(), Added.end());
+  return std::move(T.Out);
 }
 
 std::vector<std::string> maxcode::adjustForParsing(

@@ -214,16 +214,151 @@ void SearchEngine::backup(std::vector<Node> &Nodes, unsigned Id) const {
   }
 }
 
-SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
-  auto Start = std::chrono::steady_clock::now();
-  auto Elapsed = [&] {
+/// What one run() of the search carries from one expansion to the next.
+struct SearchEngine::RunState {
+  RunState(const Target &T, SearchResult &Out) : T(T), Out(Out) {}
+
+  const Target &T;
+  SearchResult &Out;
+  /// The hashes of every variant proposed so far, the original's first.
+  llvm::StringSet<> Seen;
+  std::chrono::steady_clock::time_point Start =
+      std::chrono::steady_clock::now();
+
+  /// Seconds since the run started.
+  double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          Start)
         .count();
-  };
+  }
+};
+
+bool SearchEngine::stopsEarly(RunState &R) const {
+  if (Interrupted && Interrupted()) {
+    R.Out.StopReason = "interrupted";
+    return true;
+  }
+  if (Config.WallSeconds > 0 && R.elapsed() >= Config.WallSeconds) {
+    R.Out.StopReason = "wall time";
+    return true;
+  }
+  if (Config.TokenBudget && Tokens && Tokens() >= Config.TokenBudget) {
+    R.Out.StopReason = "tokens";
+    return true;
+  }
+  return false;
+}
+
+std::vector<Variant> SearchEngine::proposeNew(RunState &R, unsigned S,
+                                              const Observation &Obs,
+                                              unsigned Ask) {
+  std::vector<Node> &Nodes = R.Out.Nodes;
+  auto Proposed = Prop.propose(Obs, Ask);
+  ++Nodes[S].Expansions;
+  if (!Proposed) {
+    // A proposer that fails here (an LLM answering garbage) has nothing
+    // to offer this node now; the result keeps why.
+    R.Out.ProposerErrors.push_back(llvm::toString(Proposed.takeError()));
+    Nodes[S].Exhausted = true;
+    return {};
+  }
+  std::vector<Variant> C;
+  for (Variant &V : *Proposed)
+    if (R.Seen.insert(variantHash(V.Text)).second)
+      C.push_back(std::move(V));
+  R.Out.Proposed += C.size();
+  if (C.empty())
+    Nodes[S].Exhausted = true;
+  return C;
+}
+
+void SearchEngine::addChild(RunState &R, unsigned S, Variant V,
+                            EvalResult Result, double RTGScore,
+                            const Observation &Obs) {
+  SearchResult &Out = R.Out;
+  std::vector<Node> &Nodes = Out.Nodes;
+  Node N;
+  N.Id = Nodes.size();
+  N.Parent = int(S);
+  N.Depth = Nodes[S].Depth + 1;
+  N.V = std::move(V);
+  N.Hash = variantHash(N.V.Text);
+  N.Result = std::move(Result);
+  N.Reward = rewardOf(N.Result);
+  N.Features = makeRTGFeatures(Obs, N.V);
+  N.RTGScore = RTGScore;
+  ++Out.Evaluations;
+  if (N.Result.FromCache)
+    ++Out.FromCache;
+  // Re-time a new incumbent before it replaces the old one, so the
+  // max does not chase lucky noise (DESIGN section 5).
+  int Inc = incumbent(Nodes);
+  if (Backend.noisy() && N.Result.ok() &&
+      N.discounted(Config.Gamma) > Nodes[Inc].discounted(Config.Gamma)) {
+    EvalResult Again = Backend.retime(N.V, R.T, Config.VerifyRepetitions);
+    if (!Again.ok() || Again.Ratio < N.Result.Ratio) {
+      N.Result.Notes.push_back(
+          "re-timed: " + std::string(evalStatusName(Again.Status)) +
+          ", ratio " + std::to_string(Again.Ratio));
+      N.Result.Ratio = Again.ok() ? Again.Ratio : 1.0;
+      N.Reward = rewardOf(N.Result);
+    }
+  }
+  if (Crit)
+    N.Crit = Crit->critique(N.Result, N.V, Obs);
+  N.Value = N.Reward;
+  unsigned Id = N.Id;
+  Nodes[S].Children.push_back(Id);
+  Nodes.push_back(std::move(N));
+  backup(Nodes, Id);
+  for (SearchObserver *O : Observers)
+    O->nodeAdded(Nodes[Id]);
+}
+
+bool SearchEngine::expand(RunState &R, unsigned S) {
+  SearchResult &Out = R.Out;
+  std::vector<Node> &Nodes = Out.Nodes;
+  Observation Obs = observe(Nodes, S);
+  unsigned Left = Config.Budget - Out.Evaluations;
+  unsigned Ask = Config.Strategy == StrategyKind::BestOfN
+                     ? std::min(Config.Width, Left)
+                     : Config.Width;
+  std::vector<Variant> C = proposeNew(R, S, Obs, Ask);
+  if (C.empty())
+    return true;
+  // Rerank by predicted reward-to-go; evaluate the top m.
+  std::vector<double> Scores(C.size(), 0);
+  if (RTG)
+    Scores = RTG->score(Obs, C);
+  std::vector<size_t> Order(C.size());
+  std::iota(Order.begin(), Order.end(), 0);
+  if (RTG)
+    std::stable_sort(Order.begin(), Order.end(),
+                     [&](size_t A, size_t B) { return Scores[A] > Scores[B]; });
+  size_t Keep = std::min<size_t>({Order.size(), Config.TopM, Left});
+  Order.resize(Keep);
+  std::vector<Variant> Batch;
+  for (size_t I : Order)
+    Batch.push_back(C[I]);
+  std::vector<EvalResult> Results = Backend.evaluate(Batch, R.T);
+  // An interrupted batch says nothing about its variants: it is not
+  // kept, so that --resume evaluates it again.
+  if (Interrupted && Interrupted())
+    return false;
+  for (size_t K = 0; K < Batch.size(); ++K)
+    addChild(R, S, std::move(Batch[K]), std::move(Results[K]), Scores[Order[K]],
+             Obs);
+  double Best = Nodes[incumbent(Nodes)].Reward;
+  for (SearchObserver *O : Observers)
+    O->progress(Out.Evaluations, Config.Budget, Best, R.elapsed());
+  return true;
+}
+
+SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
+  SearchResult Out;
+  RunState R(T, Out);
   Tgt = &T;
   Original = OriginalText.str();
-  SearchResult Out;
   std::vector<Node> &Nodes = Out.Nodes;
   Node Root;
   Root.V.Text = Original;
@@ -235,23 +370,12 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
   Nodes.push_back(std::move(Root));
   for (SearchObserver *O : Observers)
     O->nodeAdded(Nodes.front());
-  llvm::StringSet<> Seen;
-  Seen.insert(Nodes.front().Hash);
+  R.Seen.insert(Nodes.front().Hash);
 
   Out.StopReason = "budget";
   while (Out.Evaluations < Config.Budget) {
-    if (Interrupted && Interrupted()) {
-      Out.StopReason = "interrupted";
+    if (stopsEarly(R))
       break;
-    }
-    if (Config.WallSeconds > 0 && Elapsed() >= Config.WallSeconds) {
-      Out.StopReason = "wall time";
-      break;
-    }
-    if (Config.TokenBudget && Tokens && Tokens() >= Config.TokenBudget) {
-      Out.StopReason = "tokens";
-      break;
-    }
     std::vector<unsigned> Selected = select(Nodes);
     if (Selected.empty()) {
       Out.StopReason = "exhausted";
@@ -260,90 +384,8 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
     for (unsigned S : Selected) {
       if (Out.Evaluations >= Config.Budget || (Interrupted && Interrupted()))
         break;
-      Observation Obs = observe(Nodes, S);
-      unsigned Left = Config.Budget - Out.Evaluations;
-      unsigned Ask = Config.Strategy == StrategyKind::BestOfN
-                         ? std::min(Config.Width, Left)
-                         : Config.Width;
-      auto Proposed = Prop.propose(Obs, Ask);
-      ++Nodes[S].Expansions;
-      if (!Proposed) {
-        // A proposer that fails here (an LLM answering garbage) has nothing
-        // to offer this node now; the result keeps why.
-        Out.ProposerErrors.push_back(llvm::toString(Proposed.takeError()));
-        Nodes[S].Exhausted = true;
-        continue;
-      }
-      std::vector<Variant> C;
-      for (Variant &V : *Proposed)
-        if (Seen.insert(variantHash(V.Text)).second)
-          C.push_back(std::move(V));
-      Out.Proposed += C.size();
-      if (C.empty()) {
-        Nodes[S].Exhausted = true;
-        continue;
-      }
-      // Rerank by predicted reward-to-go; evaluate the top m.
-      std::vector<double> Scores(C.size(), 0);
-      if (RTG)
-        Scores = RTG->score(Obs, C);
-      std::vector<size_t> Order(C.size());
-      std::iota(Order.begin(), Order.end(), 0);
-      if (RTG)
-        std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-          return Scores[A] > Scores[B];
-        });
-      size_t Keep = std::min<size_t>({Order.size(), Config.TopM, Left});
-      Order.resize(Keep);
-      std::vector<Variant> Batch;
-      for (size_t I : Order)
-        Batch.push_back(C[I]);
-      std::vector<EvalResult> Results = Backend.evaluate(Batch, T);
-      // An interrupted batch says nothing about its variants: it is not
-      // kept, so that --resume evaluates it again.
-      if (Interrupted && Interrupted())
+      if (!expand(R, S))
         break;
-      for (size_t K = 0; K < Batch.size(); ++K) {
-        Node N;
-        N.Id = Nodes.size();
-        N.Parent = int(S);
-        N.Depth = Nodes[S].Depth + 1;
-        N.V = std::move(Batch[K]);
-        N.Hash = variantHash(N.V.Text);
-        N.Result = std::move(Results[K]);
-        N.Reward = rewardOf(N.Result);
-        N.Features = makeRTGFeatures(Obs, N.V);
-        N.RTGScore = Scores[Order[K]];
-        ++Out.Evaluations;
-        if (N.Result.FromCache)
-          ++Out.FromCache;
-        // Re-time a new incumbent before it replaces the old one, so the
-        // max does not chase lucky noise (DESIGN section 5).
-        int Inc = incumbent(Nodes);
-        if (Backend.noisy() && N.Result.ok() &&
-            N.discounted(Config.Gamma) > Nodes[Inc].discounted(Config.Gamma)) {
-          EvalResult Again = Backend.retime(N.V, T, Config.VerifyRepetitions);
-          if (!Again.ok() || Again.Ratio < N.Result.Ratio) {
-            N.Result.Notes.push_back("re-timed: " +
-                                     std::string(evalStatusName(Again.Status)) +
-                                     ", ratio " + std::to_string(Again.Ratio));
-            N.Result.Ratio = Again.ok() ? Again.Ratio : 1.0;
-            N.Reward = rewardOf(N.Result);
-          }
-        }
-        if (Crit)
-          N.Crit = Crit->critique(N.Result, N.V, Obs);
-        N.Value = N.Reward;
-        unsigned Id = N.Id;
-        Nodes[S].Children.push_back(Id);
-        Nodes.push_back(std::move(N));
-        backup(Nodes, Id);
-        for (SearchObserver *O : Observers)
-          O->nodeAdded(Nodes[Id]);
-      }
-      double Best = Nodes[incumbent(Nodes)].Reward;
-      for (SearchObserver *O : Observers)
-        O->progress(Out.Evaluations, Config.Budget, Best, Elapsed());
     }
   }
 
@@ -352,7 +394,7 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
   // hold up (a held-out test, a suspect speedup) gives way to the next.
   if (!(Interrupted && Interrupted()))
     verifyBest(Nodes, T, Out);
-  Out.Seconds = Elapsed();
+  Out.Seconds = R.elapsed();
   return Out;
 }
 

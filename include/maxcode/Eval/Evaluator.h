@@ -187,6 +187,8 @@ private:
                     EvalResult &Out);
   void measure(Built &B, unsigned Repetitions, EvalResult &Out);
   void crossCheck(Built &B, EvalResult &Out);
+  /// A cross-check's measurements by the other measure (crossCheck).
+  struct CrossCheckState;
   /// What a run of a program that does nothing costs under \p M, summed
   /// over the timed inputs: the floor no variant goes below.
   llvm::Expected<double> floorCost(MeasureMode M);
@@ -201,6 +203,14 @@ private:
   /// Runs the built program (or a project command) once, in a fresh
   /// folder, under the supervisor, in the sandbox every run of \p B gets.
   llvm::Expected<RunOutcome> runOnce(Built &B, const RunRequest &R);
+  /// The name of \p R's fresh folder: the same in every process that runs
+  /// the same search, numbered by how many runs of \p R came before.
+  std::string runFolderName(const RunRequest &R);
+  /// Fills \p S and \p P for run \p R of \p B in Out's folder: limits,
+  /// environment, the program, and the CUPTI and profile folders \p R asks
+  /// for.
+  llvm::Error setUpRun(Built &B, const RunRequest &R, RunOutcome &Out,
+                       ProcessSpec &S, SandboxPolicy &P);
   /// The sandbox every build and run shares (DESIGN section 7): the same
   /// read-only allow-list; what is writable differs.
   SandboxPolicy basePolicy(const Built &B) const;

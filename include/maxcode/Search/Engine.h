@@ -152,6 +152,21 @@ public:
   Observation observe(const std::vector<Node> &Nodes, unsigned Id) const;
 
 private:
+  struct RunState;
+  /// Whether the search stops before its next selection (interrupted, out of
+  /// wall time or of tokens); if so, the result says why.
+  bool stopsEarly(RunState &R) const;
+  /// Expands node \p S: proposes, evaluates the best proposals and adds
+  /// them as its children. False when interrupted during the evaluation.
+  bool expand(RunState &R, unsigned S);
+  /// Asks the proposer for \p Ask children of node \p S: those not seen
+  /// before; none, the node then exhausted, when it has nothing new.
+  std::vector<Variant> proposeNew(RunState &R, unsigned S,
+                                  const Observation &Obs, unsigned Ask);
+  /// Adds the evaluated variant \p V as a child of node \p S, re-timed
+  /// first if it would be the new incumbent, and backs its value up.
+  void addChild(RunState &R, unsigned S, Variant V, EvalResult Result,
+                double RTGScore, const Observation &Obs);
   void backup(std::vector<Node> &Nodes, unsigned Id) const;
   void verifyBest(const std::vector<Node> &Nodes, const Target &T,
                   SearchResult &Out) const;
