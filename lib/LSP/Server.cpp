@@ -101,6 +101,27 @@ struct Job {
   std::shared_future<void> Finished; ///< runJob's task in the job pool.
 };
 
+/// The argument of a maxcode.optimize request, and its progress token.
+struct OptimizeArgs {
+  std::string URI;
+  std::string Target;
+  int64_t Version = 0;
+  const json *Token = nullptr; ///< The workDoneToken, if the client gave one.
+};
+
+/// The document a maxcode.optimize request searches, as checked.
+struct OptimizeFile {
+  std::string Path;
+  std::string Text;
+  std::string FileName; ///< For messages.
+};
+
+/// Where and how a search runs.
+struct JobSettings {
+  SearchOptions Options;
+  std::string WorkingDir;
+};
+
 } // namespace
 
 /// `a.cpp` for messages.
@@ -222,7 +243,43 @@ private:
   const Document *updateTargets(const std::string &URI);
 
   // Searches.
+  /// Says with showMessage what the user can fix, and answers \p ID with
+  /// success, having done nothing.
+  void refuse(const json &ID, MessageType Type, const llvm::Twine &Message);
+  /// Copies the document \p A names, or refuses: it must be open, of the
+  /// version the action was offered for, not being searched, and saved.
+  std::optional<OptimizeFile> checkDocument(const json &ID,
+                                            const OptimizeArgs &A);
+  /// True when \p A's target is in \p F; refuses otherwise.
+  bool checkTarget(const json &ID, const OptimizeArgs &A,
+                   const OptimizeFile &F);
+  /// The settings of a search of \p Path, or none when the configuration
+  /// cannot be read (refused).
+  std::optional<JobSettings> jobSettings(const json &ID,
+                                         const std::string &Path);
+  /// Registers \p NewJob, asks for its progress token when the client gave
+  /// none (\p Token), and starts it in the job pool.
+  void startJob(std::unique_ptr<Job> NewJob, const json *Token);
+  /// The client's answer to window/workDoneProgress/create for a job.
+  void onProgressToken(uint64_t Number, const json *Error);
   void runJob(Job &J);
+  /// Runs \p J's search; when it was cancelled or failed, finishes the job
+  /// and returns none.
+  std::optional<OptimizeResult> search(Job &J);
+  /// The edit of \p Result that can be sent; else says why there is none,
+  /// finishes the job and returns none.
+  std::optional<TextEdit> editToSend(Job &J, const OptimizeResult &Result);
+  /// Sends \p Edit, waits for the client's answer, says what came of it
+  /// and finishes the job.
+  void applyEdit(Job &J, const OptimizeResult &Result, const TextEdit &Edit);
+  /// The workspace/applyEdit argument for \p Edit of \p J's document.
+  json workspaceEdit(const Job &J, const TextEdit &Edit) const;
+  /// The client's answer to workspace/applyEdit for a job.
+  void onApplyAnswer(uint64_t Number, const json *Result, const json *Error);
+  /// Ends \p J's progress with \p Progress, shows \p Message, answers the
+  /// request and finishes the job.
+  void finishWith(Job &J, llvm::StringRef Progress, MessageType Type,
+                  llvm::StringRef Message);
   void setState(Job &J, Job::State S); // Mu held.
   std::optional<std::string> changedSince(const Job &J);
   void beginProgress(Job &J); // Mu held.
@@ -830,11 +887,13 @@ void Server::Impl::onCodeAction(const json &ID, const json &Params) {
 // Searches
 //===----------------------------------------------------------------------===//
 
-void Server::Impl::onExecuteCommand(const json &ID, const json &Params) {
+/// Reads the command and the argument of a workspace/executeCommand
+/// request; the error says what is wrong with them.
+static llvm::Expected<OptimizeArgs> optimizeArgsFrom(const json &Params) {
   std::optional<std::string> Command = getString(Params, "command");
   if (Command != OptimizeCommand)
-    return replyError(ID, InvalidParams,
-                      "unknown command '" + Command.value_or("") + "'");
+    return llvm::createStringError("unknown command '" + Command.value_or("") +
+                                   "'");
   const json *Args = member(Params, "arguments");
   const json *Arg =
       Args && Args->is_array() && Args->size() == 1 ? &Args->front() : nullptr;
@@ -844,102 +903,147 @@ void Server::Impl::onExecuteCommand(const json &ID, const json &Params) {
   std::optional<int64_t> Version =
       Arg ? getInteger(*Arg, "version") : std::nullopt;
   if (!URI || !Name || !Version)
-    return replyError(ID, InvalidParams,
-                      std::string(OptimizeCommand) +
-                          " takes one argument: {uri, target, version}");
+    return llvm::createStringError(
+        std::string(OptimizeCommand) +
+        " takes one argument: {uri, target, version}");
   const json *Token = member(Params, "workDoneToken");
   if (Token && !isValidID(*Token))
-    return replyError(ID, InvalidParams,
-                      "workDoneToken must be an integer or a string");
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "workDoneToken must be an integer or a string");
+  return OptimizeArgs{std::move(*URI), std::move(*Name), *Version, Token};
+}
 
-  // Everything the user can fix is said with showMessage; the request then
-  // succeeds, having done nothing.
-  auto Refuse = [&](MessageType Type, const llvm::Twine &Message) {
-    showMessage(Type, ("MaxCode: " + Message).str());
-    reply(ID, nullptr);
-  };
-  std::string Path, Text, FileName;
+void Server::Impl::onExecuteCommand(const json &ID, const json &Params) {
+  llvm::Expected<OptimizeArgs> A = optimizeArgsFrom(Params);
+  if (!A)
+    return replyError(ID, InvalidParams, llvm::toString(A.takeError()));
+  std::optional<OptimizeFile> F = checkDocument(ID, *A);
+  if (!F || !checkTarget(ID, *A, *F))
+    return;
+  std::optional<JobSettings> Settings = jobSettings(ID, F->Path);
+  if (!Settings)
+    return;
+
+  auto NewJob = std::make_unique<Job>();
+  Job &J = *NewJob;
+  J.RequestID = ID;
+  J.URI = A->URI;
+  J.Name = F->FileName;
+  J.Version = A->Version;
+  J.OriginalText = std::move(F->Text);
+  J.Request.File = F->Path;
+  J.Request.Target = A->Target;
+  J.Request.BuildPath = loadDatabase(F->Path).BuildPath;
+  J.Request.WorkingDir = Settings->WorkingDir;
+  J.Request.Options = std::move(Settings->Options);
+  startJob(std::move(NewJob), A->Token);
+}
+
+// Everything the user can fix is said with showMessage; the request then
+// succeeds, having done nothing.
+void Server::Impl::refuse(const json &ID, MessageType Type,
+                          const llvm::Twine &Message) {
+  showMessage(Type, ("MaxCode: " + Message).str());
+  reply(ID, nullptr);
+}
+
+std::optional<OptimizeFile> Server::Impl::checkDocument(const json &ID,
+                                                        const OptimizeArgs &A) {
+  OptimizeFile F;
   {
     std::lock_guard<std::mutex> Lock(Mu);
     reapJobs();
-    auto It = Documents.find(*URI);
-    if (It == Documents.end())
-      return Refuse(MessageWarning,
-                    "open the file to optimise " + quoteName(*Name) + " in it");
+    auto It = Documents.find(A.URI);
+    if (It == Documents.end()) {
+      refuse(ID, MessageWarning,
+             "open the file to optimise " + quoteName(A.Target) + " in it");
+      return std::nullopt;
+    }
     const Document &Doc = It->second;
-    FileName = llvm::sys::path::filename(Doc.Path).str();
-    if (Doc.Version != *Version)
-      return Refuse(MessageWarning,
-                    quoteName(FileName) +
-                        " changed since the action was offered (version " +
-                        std::to_string(*Version) + ", now " +
-                        std::to_string(Doc.Version) +
-                        "); ask for the code action again");
+    F.FileName = llvm::sys::path::filename(Doc.Path).str();
+    if (Doc.Version != A.Version) {
+      refuse(ID, MessageWarning,
+             quoteName(F.FileName) +
+                 " changed since the action was offered (version " +
+                 std::to_string(A.Version) + ", now " +
+                 std::to_string(Doc.Version) +
+                 "); ask for the code action again");
+      return std::nullopt;
+    }
     for (const std::unique_ptr<Job> &J : Jobs)
-      if (J->URI == *URI && J->St != Job::State::Done)
-        return Refuse(MessageWarning,
-                      "a search is already running on " + quoteName(FileName));
-    if (Doc.Path.empty())
-      return Refuse(MessageError, quoteName(*URI) + " is not a local file");
-    Path = Doc.Path;
-    Text = Doc.Text;
+      if (J->URI == A.URI && J->St != Job::State::Done) {
+        refuse(ID, MessageWarning,
+               "a search is already running on " + quoteName(F.FileName));
+        return std::nullopt;
+      }
+    if (Doc.Path.empty()) {
+      refuse(ID, MessageError, quoteName(A.URI) + " is not a local file");
+      return std::nullopt;
+    }
+    F.Path = Doc.Path;
+    F.Text = Doc.Text;
   }
-  std::optional<std::string> Saved = readFile(Path);
-  if (!Saved || *Saved != Text)
-    return Refuse(MessageWarning,
-                  "save " + quoteName(FileName) +
-                      " first: the search builds and runs the saved file");
+  std::optional<std::string> Saved = readFile(F.Path);
+  if (!Saved || *Saved != F.Text) {
+    refuse(ID, MessageWarning,
+           "save " + quoteName(F.FileName) +
+               " first: the search builds and runs the saved file");
+    return std::nullopt;
+  }
+  return F;
+}
 
-  const Document *Doc = updateTargets(*URI);
+bool Server::Impl::checkTarget(const json &ID, const OptimizeArgs &A,
+                               const OptimizeFile &F) {
+  const Document *Doc = updateTargets(A.URI);
   bool Found = false;
   std::string NoTargets;
   if (Doc) {
     std::lock_guard<std::mutex> Lock(Mu);
     for (const Target &T : Doc->Targets)
-      Found |= T.Name == *Name;
+      Found |= T.Name == A.Target;
     NoTargets = Doc->TargetsError;
   }
   if (!Found)
-    return Refuse(MessageError,
-                  "no function or kernel " + quoteName(*Name) + " in " +
-                      quoteName(FileName) +
-                      (NoTargets.empty() ? "" : ": " + NoTargets));
+    refuse(ID, MessageError,
+           "no function or kernel " + quoteName(A.Target) + " in " +
+               quoteName(F.FileName) +
+               (NoTargets.empty() ? "" : ": " + NoTargets));
+  return Found;
+}
 
+std::optional<JobSettings> Server::Impl::jobSettings(const json &ID,
+                                                     const std::string &Path) {
   // The user's configuration, then the repository's (which may not say
   // where code, data or secrets go), then the editor's settings.
   std::vector<std::string> ConfigWarnings;
   std::string ConfigFile;
   auto FromFiles = loadConfiguration(Path, ConfigWarnings, &ConfigFile);
-  if (!FromFiles)
-    return Refuse(MessageError, llvm::toString(FromFiles.takeError()));
+  if (!FromFiles) {
+    refuse(ID, MessageError, llvm::toString(FromFiles.takeError()));
+    return std::nullopt;
+  }
   for (const std::string &W : ConfigWarnings) {
     Log.info(W);
     notify("window/showMessage", {{"type", MessageWarning}, {"message", W}});
   }
-  SearchOptions Options = std::move(*FromFiles);
-  std::string WorkingDir;
+  JobSettings S;
+  S.Options = std::move(*FromFiles);
   if (!ConfigFile.empty()) {
-    WorkingDir = llvm::sys::path::parent_path(ConfigFile).str();
+    S.WorkingDir = llvm::sys::path::parent_path(ConfigFile).str();
   } else if (!WorkspaceRoot.empty() &&
              llvm::StringRef(Path).starts_with(WorkspaceRoot + "/")) {
-    WorkingDir = WorkspaceRoot;
+    S.WorkingDir = WorkspaceRoot;
   } else {
-    WorkingDir = llvm::sys::path::parent_path(Path).str();
+    S.WorkingDir = llvm::sys::path::parent_path(Path).str();
   }
-  Options.overrideWith(EditorOptions);
+  S.Options.overrideWith(EditorOptions);
+  return S;
+}
 
-  auto NewJob = std::make_unique<Job>();
+void Server::Impl::startJob(std::unique_ptr<Job> NewJob, const json *Token) {
   Job &J = *NewJob;
-  J.RequestID = ID;
-  J.URI = *URI;
-  J.Name = FileName;
-  J.Version = *Version;
-  J.OriginalText = std::move(Text);
-  J.Request.File = Path;
-  J.Request.Target = *Name;
-  J.Request.BuildPath = loadDatabase(Path).BuildPath;
-  J.Request.WorkingDir = WorkingDir;
-  J.Request.Options = std::move(Options);
   {
     std::lock_guard<std::mutex> Lock(Mu);
     J.Number = NextJobNumber++;
@@ -959,26 +1063,29 @@ void Server::Impl::onExecuteCommand(const json &ID, const json &Params) {
   if (J.TokenPending) {
     call("window/workDoneProgress/create", {{"token", *J.Token}},
          [this, Number = J.Number](const json *, const json *Error) {
-           std::lock_guard<std::mutex> Lock(Mu);
-           Job *JP = findJob(Number);
-           if (!JP || JP->St == Job::State::Done)
-             return;
-           JP->TokenPending = false;
-           if (Error) {
-             Log.info("the client refused a progress token: " +
-                      dumpJSON(*Error, false));
-             JP->Token.reset();
-           } else if (!JP->Cancel) {
-             // Sent here, before any later message is read, so that "begin"
-             // always comes before a cancellation's "end".
-             beginProgress(*JP);
-           }
-           if (JP->St == Job::State::WaitingForClient)
-             setState(*JP, Job::State::Busy);
-           JP->CV.notify_all();
+           onProgressToken(Number, Error);
          });
   }
   J.Finished = JobPool.async([this, &J] { runJob(J); });
+}
+
+void Server::Impl::onProgressToken(uint64_t Number, const json *Error) {
+  std::lock_guard<std::mutex> Lock(Mu);
+  Job *JP = findJob(Number);
+  if (!JP || JP->St == Job::State::Done)
+    return;
+  JP->TokenPending = false;
+  if (Error) {
+    Log.info("the client refused a progress token: " + dumpJSON(*Error, false));
+    JP->Token.reset();
+  } else if (!JP->Cancel) {
+    // Sent here, before any later message is read, so that "begin"
+    // always comes before a cancellation's "end".
+    beginProgress(*JP);
+  }
+  if (JP->St == Job::State::WaitingForClient)
+    setState(*JP, Job::State::Busy);
+  JP->CV.notify_all();
 }
 
 void Server::Impl::setState(Job &J, Job::State S) {
@@ -1056,6 +1163,19 @@ void Server::Impl::finishCancelled(Job &J) {
   finish(J);
 }
 
+/// `3 evaluations`, for messages.
+static std::string evaluationCount(unsigned N) {
+  return std::to_string(N) + (N == 1 ? " evaluation" : " evaluations");
+}
+
+void Server::Impl::finishWith(Job &J, llvm::StringRef Progress,
+                              MessageType Type, llvm::StringRef Message) {
+  endProgress(J, Progress);
+  showMessage(Type, Message);
+  reply(J.RequestID, nullptr);
+  finish(J);
+}
+
 void Server::Impl::runJob(Job &J) {
   {
     std::unique_lock<std::mutex> Lock(Mu);
@@ -1063,23 +1183,29 @@ void Server::Impl::runJob(Job &J) {
   }
   if (J.Cancel)
     return finishCancelled(J);
-  const std::string Target = quoteName(J.Request.Target);
-  if (std::optional<std::string> Why = changedSince(J)) {
-    endProgress(J, "not started");
-    showMessage(MessageWarning, "MaxCode: " + *Why +
-                                    " before the search started; ask for the "
-                                    "code action again");
-    reply(J.RequestID, nullptr);
-    return finish(J);
-  }
+  if (std::optional<std::string> Why = changedSince(J))
+    return finishWith(J, "not started", MessageWarning,
+                      "MaxCode: " + *Why +
+                          " before the search started; ask for the "
+                          "code action again");
+  std::optional<OptimizeResult> Result = search(J);
+  if (!Result)
+    return;
+  std::optional<TextEdit> Edit = editToSend(J, *Result);
+  if (!Edit)
+    return;
+  applyEdit(J, *Result, *Edit);
+}
 
+std::optional<OptimizeResult> Server::Impl::search(Job &J) {
   llvm::Expected<OptimizeResult> Result = Runner.run(
       J.Request, [&](const OptimizeProgress &P) { reportProgress(J, P); },
       J.Cancel);
   if (J.Cancel) {
     if (!Result)
       llvm::consumeError(Result.takeError());
-    return finishCancelled(J);
+    finishCancelled(J);
+    return std::nullopt;
   }
   if (!Result) {
     std::string Why;
@@ -1088,35 +1214,36 @@ void Server::Impl::runJob(Job &J) {
         Result.takeError(), [&](const CancelledError &) { Cancelled = true; },
         [&](const llvm::ErrorInfoBase &E) { Why = E.message(); });
     if (Cancelled)
-      return finishCancelled(J);
-    endProgress(J, "failed");
-    showMessage(MessageError,
-                "MaxCode: optimising " + Target + " failed: " + Why);
-    reply(J.RequestID, nullptr);
-    return finish(J);
+      finishCancelled(J);
+    else
+      finishWith(J, "failed", MessageError,
+                 "MaxCode: optimising " + quoteName(J.Request.Target) +
+                     " failed: " + Why);
+    return std::nullopt;
   }
-  std::string Evaluations =
-      std::to_string(Result->Evaluations) +
-      (Result->Evaluations == 1 ? " evaluation" : " evaluations");
+  return std::move(*Result);
+}
+
+std::optional<TextEdit> Server::Impl::editToSend(Job &J,
+                                                 const OptimizeResult &Result) {
+  const std::string Target = quoteName(J.Request.Target);
   std::optional<TextEdit> Edit =
-      Result->Improved ? computeLineEdit(J.OriginalText, Result->NewText)
-                       : std::nullopt;
+      Result.Improved ? computeLineEdit(J.OriginalText, Result.NewText)
+                      : std::nullopt;
   if (!Edit) {
-    endProgress(J, "no verified improvement");
-    showMessage(MessageInfo, "MaxCode: no verified improvement found for " +
-                                 Target + " (" + Evaluations + ")");
-    reply(J.RequestID, nullptr);
-    return finish(J);
+    finishWith(J, "no verified improvement", MessageInfo,
+               "MaxCode: no verified improvement found for " + Target + " (" +
+                   evaluationCount(Result.Evaluations) + ")");
+    return std::nullopt;
   }
-  std::string Speedup = formatSpeedup(Result->Speedup);
+  std::string Speedup = formatSpeedup(Result.Speedup);
   if (std::optional<std::string> Why = changedSince(J)) {
-    endProgress(J, "not applied");
-    showMessage(MessageWarning, "MaxCode: found a " + Speedup + " faster " +
-                                    Target + ", but " + *Why +
-                                    " during the search, so the edit was not "
-                                    "sent; run the action again");
-    reply(J.RequestID, nullptr);
-    return finish(J);
+    finishWith(J, "not applied", MessageWarning,
+               "MaxCode: found a " + Speedup + " faster " + Target + ", but " +
+                   *Why +
+                   " during the search, so the edit was not "
+                   "sent; run the action again");
+    return std::nullopt;
   }
   endProgress(J, Speedup + " faster");
   if (!ClientApplyEdit) {
@@ -1125,40 +1252,52 @@ void Server::Impl::runJob(Job &J) {
                     ", but this editor cannot apply edits a server sends "
                     "(workspace/applyEdit); run clang-maxcode --apply");
     reply(J.RequestID, nullptr);
-    return finish(J);
+    finish(J);
+    return std::nullopt;
   }
+  return Edit;
+}
 
-  json TextEditJSON = {{"range", toJSON(Edit->Replaced)},
-                       {"newText", Edit->NewText}};
-  json WorkspaceEdit;
+json Server::Impl::workspaceEdit(const Job &J, const TextEdit &Edit) const {
+  json TextEditJSON = {{"range", toJSON(Edit.Replaced)},
+                       {"newText", Edit.NewText}};
   if (ClientDocumentChanges)
-    WorkspaceEdit = {
-        {"documentChanges",
-         {{{"textDocument", {{"uri", J.URI}, {"version", J.Version}}},
-           {"edits", {TextEditJSON}}}}}};
+    return {{"documentChanges",
+             {{{"textDocument", {{"uri", J.URI}, {"version", J.Version}}},
+               {"edits", {TextEditJSON}}}}}};
+  return {{"changes", {{J.URI, {TextEditJSON}}}}};
+}
+
+void Server::Impl::onApplyAnswer(uint64_t Number, const json *Result,
+                                 const json *Error) {
+  std::lock_guard<std::mutex> Lock(Mu);
+  Job *JP = findJob(Number);
+  if (!JP || JP->St == Job::State::Done)
+    return;
+  JP->ApplyAnswered = true;
+  if (Result)
+    JP->ApplyResult = *Result;
   else
-    WorkspaceEdit = {{"changes", {{J.URI, {TextEditJSON}}}}};
-  auto OnAnswer = [this, Number = J.Number](const json *Result,
+    JP->ApplyResult =
+        json{{"applied", false},
+             {"failureReason", Error ? getString(*Error, "message").value_or("")
+                                     : std::string()}};
+  if (JP->St == Job::State::WaitingForClient)
+    setState(*JP, Job::State::Busy);
+  JP->CV.notify_all();
+}
+
+void Server::Impl::applyEdit(Job &J, const OptimizeResult &Result,
+                             const TextEdit &Edit) {
+  const std::string Target = quoteName(J.Request.Target);
+  std::string Speedup = formatSpeedup(Result.Speedup);
+  auto OnAnswer = [this, Number = J.Number](const json *Answer,
                                             const json *Error) {
-    std::lock_guard<std::mutex> Lock(Mu);
-    Job *JP = findJob(Number);
-    if (!JP || JP->St == Job::State::Done)
-      return;
-    JP->ApplyAnswered = true;
-    if (Result)
-      JP->ApplyResult = *Result;
-    else
-      JP->ApplyResult = json{
-          {"applied", false},
-          {"failureReason",
-           Error ? getString(*Error, "message").value_or("") : std::string()}};
-    if (JP->St == Job::State::WaitingForClient)
-      setState(*JP, Job::State::Busy);
-    JP->CV.notify_all();
+    onApplyAnswer(Number, Answer, Error);
   };
   call("workspace/applyEdit",
        {{"label", "MaxCode: optimise " + Target + " (" + Speedup + " faster)"},
-        {"edit", WorkspaceEdit}},
+        {"edit", workspaceEdit(J, Edit)}},
        std::move(OnAnswer), &J);
   json Answer;
   {
@@ -1168,11 +1307,12 @@ void Server::Impl::runJob(Job &J) {
       Answer = *J.ApplyResult;
   }
   if (getBool(Answer, "applied") == true) {
-    std::string Summary =
-        "MaxCode: " + Target + " is " + Speedup + " faster (noise " +
-        llvm::formatv("{0:f2}", Result->Noise).str() + ", " + Evaluations + ")";
-    if (!Result->Description.empty())
-      Summary += ": " + Result->Description;
+    std::string Summary = "MaxCode: " + Target + " is " + Speedup +
+                          " faster (noise " +
+                          llvm::formatv("{0:f2}", Result.Noise).str() + ", " +
+                          evaluationCount(Result.Evaluations) + ")";
+    if (!Result.Description.empty())
+      Summary += ": " + Result.Description;
     showMessage(MessageInfo, Summary);
   } else {
     std::string Reason = getString(Answer, "failureReason").value_or("");

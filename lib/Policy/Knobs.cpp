@@ -105,34 +105,77 @@ std::optional<int64_t> decimalValue(llvm::StringRef Spelling) {
 }
 } // namespace
 
-std::vector<Knob> maxcode::findKnobs(const RuleContext &Ctx) {
-  std::vector<Knob> Out;
-  const SourceManager &SM = Ctx.getSourceManager();
-  const LangOptions &LO = Ctx.getASTContext().getLangOpts();
-  auto Add = [&](Knob K) {
-    if (K.Values.empty())
-      return;
-    auto R = Ctx.getEditRange(SourceRange(K.Loc));
-    if (!R)
-      return;
-    for (const Knob &Old : Out)
-      if (Old.Offset == K.Offset)
-        return;
-    Out.push_back(std::move(K));
-  };
-  auto KnobAt = [&](const Token &Tok, KnobKind Kind, int64_t Value) {
-    Knob K;
-    K.Kind = Kind;
-    K.Loc = Tok.getLocation();
-    K.Line = SM.getSpellingLineNumber(K.Loc);
-    K.Offset = SM.getFileOffset(K.Loc);
-    K.Length = Tok.getLength();
-    K.Current = Value;
-    return K;
-  };
+namespace {
+/// Finds the knobs of one file, one view of it at a time, keeping the first
+/// knob found at each offset.
+class KnobFinder {
+public:
+  explicit KnobFinder(const RuleContext &Ctx)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()),
+        LO(Ctx.getASTContext().getLangOpts()) {}
 
-  // The lexer: literals marked by a `// maxcode: tune(...)` comment on their
-  // line, and the factors of unroll pragmas.
+  /// The lexer: literals marked by a `// maxcode: tune(...)` comment on
+  /// their line, and the factors of unroll pragmas.
+  void findInTokens();
+  /// The preprocessor: `#define TILE 16` of the main file.
+  void findInMacros();
+  /// The AST: const / constexpr integer variables initialised with a
+  /// literal.
+  void findInDeclarations();
+
+  /// The knobs found, in the order of the file.
+  std::vector<Knob> take() {
+    llvm::sort(
+        Out, [](const Knob &A, const Knob &B) { return A.Offset < B.Offset; });
+    return std::move(Out);
+  }
+
+private:
+  void add(Knob K);
+  Knob knobAt(const Token &Tok, KnobKind Kind, int64_t Value) const;
+  unsigned lineOf(const Token &T) const {
+    return SM.getSpellingLineNumber(T.getLocation());
+  }
+  llvm::StringRef spelling(const Token &T) const {
+    return llvm::StringRef(SM.getCharacterData(T.getLocation()), T.getLength());
+  }
+  /// The knob of the comment \p Toks[I], if it marks a literal.
+  void findMarked(const std::vector<Token> &Toks, size_t I);
+  /// The knob of the directive starting at \p Toks[I], if it is an unroll
+  /// pragma.
+  void findUnroll(const std::vector<Token> &Toks, size_t I);
+
+  const RuleContext &Ctx;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  std::vector<Knob> Out;
+};
+} // namespace
+
+void KnobFinder::add(Knob K) {
+  if (K.Values.empty())
+    return;
+  auto R = Ctx.getEditRange(SourceRange(K.Loc));
+  if (!R)
+    return;
+  for (const Knob &Old : Out)
+    if (Old.Offset == K.Offset)
+      return;
+  Out.push_back(std::move(K));
+}
+
+Knob KnobFinder::knobAt(const Token &Tok, KnobKind Kind, int64_t Value) const {
+  Knob K;
+  K.Kind = Kind;
+  K.Loc = Tok.getLocation();
+  K.Line = SM.getSpellingLineNumber(K.Loc);
+  K.Offset = SM.getFileOffset(K.Loc);
+  K.Length = Tok.getLength();
+  K.Current = Value;
+  return K;
+}
+
+void KnobFinder::findInTokens() {
   FileID Main = SM.getMainFileID();
   Lexer Lex(Main, SM.getBufferOrFake(Main), SM, LO);
   Lex.SetCommentRetentionState(true);
@@ -146,74 +189,75 @@ std::vector<Knob> maxcode::findKnobs(const RuleContext &Ctx) {
     if (Last)
       break;
   }
-  auto LineOf = [&](const Token &T) {
-    return SM.getSpellingLineNumber(T.getLocation());
-  };
-  auto Spelling = [&](const Token &T) {
-    return llvm::StringRef(SM.getCharacterData(T.getLocation()), T.getLength());
-  };
   for (size_t I = 0; I < Toks.size(); ++I) {
     const Token &Tok = Toks[I];
-    if (Tok.is(tok::comment)) {
-      llvm::StringRef Text = Spelling(Tok);
-      size_t Mark = Text.find("maxcode: tune(");
-      if (Mark == llvm::StringRef::npos)
-        continue;
-      // The last number before the comment on its line.
-      const Token *Number = nullptr;
-      for (size_t J = I; J-- > 0 && LineOf(Toks[J]) == LineOf(Tok);)
-        if (Toks[J].is(tok::numeric_constant)) {
-          Number = &Toks[J];
-          break;
-        }
-      llvm::StringRef List = Text.substr(Mark + 14);
-      std::optional<std::vector<int64_t>> Values =
-          parseTuneList(List.take_until([](char C) { return C == ')'; }));
-      std::optional<int64_t> V =
-          Number ? decimalValue(Spelling(*Number)) : std::nullopt;
-      if (!Values || !V || !List.contains(')'))
-        continue;
-      Knob K = KnobAt(*Number, KnobKind::Marked, *V);
-      K.Name = llvm::formatv("marked constant at line {0}", K.Line).str();
-      for (int64_t X : *Values)
-        if (X != K.Current)
-          K.Values.push_back(X);
-      Add(std::move(K));
-      continue;
-    }
-    if (!Tok.is(tok::hash) || !Tok.isAtStartOfLine())
-      continue;
-    // `#pragma unroll N`, `#pragma GCC unroll N`.
-    std::vector<const Token *> Directive;
-    for (size_t J = I + 1; J < Toks.size() && !Toks[J].isAtStartOfLine(); ++J)
-      if (Toks[J].isNot(tok::comment))
-        Directive.push_back(&Toks[J]);
-    auto Word = [&](size_t J) -> llvm::StringRef {
-      return J < Directive.size() && Directive[J]->is(tok::raw_identifier)
-                 ? Directive[J]->getRawIdentifier()
-                 : "";
-    };
-    size_t At = Word(1) == "GCC" ? 2 : 1;
-    if (Word(0) != "pragma" || Word(At) != "unroll" ||
-        Directive.size() != At + 2 ||
-        !Directive[At + 1]->is(tok::numeric_constant))
-      continue;
-    const Token &N = *Directive[At + 1];
-    std::optional<int64_t> V = decimalValue(Spelling(N));
-    if (!V)
-      continue;
-    Knob K = KnobAt(N, KnobKind::Unroll, *V);
-    K.Name = llvm::formatv("unroll at line {0}", K.Line).str();
-    for (int64_t X : {2, 4, 8, 16})
-      if (X != K.Current)
-        K.Values.push_back(X);
-    llvm::stable_sort(K.Values, [&](int64_t A, int64_t B) {
-      return distance(A, K.Current) < distance(B, K.Current);
-    });
-    Add(std::move(K));
+    if (Tok.is(tok::comment))
+      findMarked(Toks, I);
+    else if (Tok.is(tok::hash) && Tok.isAtStartOfLine())
+      findUnroll(Toks, I);
   }
+}
 
-  // The preprocessor: `#define TILE 16` of the main file.
+void KnobFinder::findMarked(const std::vector<Token> &Toks, size_t I) {
+  const Token &Tok = Toks[I];
+  llvm::StringRef Text = spelling(Tok);
+  size_t Mark = Text.find("maxcode: tune(");
+  if (Mark == llvm::StringRef::npos)
+    return;
+  // The last number before the comment on its line.
+  const Token *Number = nullptr;
+  for (size_t J = I; J-- > 0 && lineOf(Toks[J]) == lineOf(Tok);)
+    if (Toks[J].is(tok::numeric_constant)) {
+      Number = &Toks[J];
+      break;
+    }
+  llvm::StringRef List = Text.substr(Mark + 14);
+  std::optional<std::vector<int64_t>> Values =
+      parseTuneList(List.take_until([](char C) { return C == ')'; }));
+  std::optional<int64_t> V =
+      Number ? decimalValue(spelling(*Number)) : std::nullopt;
+  if (!Values || !V || !List.contains(')'))
+    return;
+  Knob K = knobAt(*Number, KnobKind::Marked, *V);
+  K.Name = llvm::formatv("marked constant at line {0}", K.Line).str();
+  for (int64_t X : *Values)
+    if (X != K.Current)
+      K.Values.push_back(X);
+  add(std::move(K));
+}
+
+void KnobFinder::findUnroll(const std::vector<Token> &Toks, size_t I) {
+  // `#pragma unroll N`, `#pragma GCC unroll N`.
+  std::vector<const Token *> Directive;
+  for (size_t J = I + 1; J < Toks.size() && !Toks[J].isAtStartOfLine(); ++J)
+    if (Toks[J].isNot(tok::comment))
+      Directive.push_back(&Toks[J]);
+  auto Word = [&](size_t J) -> llvm::StringRef {
+    return J < Directive.size() && Directive[J]->is(tok::raw_identifier)
+               ? Directive[J]->getRawIdentifier()
+               : "";
+  };
+  size_t At = Word(1) == "GCC" ? 2 : 1;
+  if (Word(0) != "pragma" || Word(At) != "unroll" ||
+      Directive.size() != At + 2 ||
+      !Directive[At + 1]->is(tok::numeric_constant))
+    return;
+  const Token &N = *Directive[At + 1];
+  std::optional<int64_t> V = decimalValue(spelling(N));
+  if (!V)
+    return;
+  Knob K = knobAt(N, KnobKind::Unroll, *V);
+  K.Name = llvm::formatv("unroll at line {0}", K.Line).str();
+  for (int64_t X : {2, 4, 8, 16})
+    if (X != K.Current)
+      K.Values.push_back(X);
+  llvm::stable_sort(K.Values, [&](int64_t A, int64_t B) {
+    return distance(A, K.Current) < distance(B, K.Current);
+  });
+  add(std::move(K));
+}
+
+void KnobFinder::findInMacros() {
   Preprocessor &PP = Ctx.getPreprocessor();
   for (const auto &M : PP.macros()) {
     const IdentifierInfo *II = M.first;
@@ -229,13 +273,14 @@ std::vector<Knob> maxcode::findKnobs(const RuleContext &Ctx) {
         llvm::StringRef(SM.getCharacterData(T.getLocation()), T.getLength()));
     if (!V || !isPowerOfTwo(*V))
       continue;
-    Knob K = KnobAt(T, KnobKind::Constant, *V);
+    Knob K = knobAt(T, KnobKind::Constant, *V);
     K.Name = II->getName().str();
     K.Values = powerOfTwoNeighbours(*V, 1, 1024);
-    Add(std::move(K));
+    add(std::move(K));
   }
+}
 
-  // The AST: const / constexpr integer variables initialised with a literal.
+void KnobFinder::findInDeclarations() {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const VarDecl *> Vars;
     bool VisitVarDecl(VarDecl *V) {
@@ -257,12 +302,17 @@ std::vector<Knob> maxcode::findKnobs(const RuleContext &Ctx) {
     Token T;
     if (Lexer::getRawToken(Lit->getLocation(), T, SM, LO))
       continue;
-    Knob K = KnobAt(T, KnobKind::Constant, Value);
+    Knob K = knobAt(T, KnobKind::Constant, Value);
     K.Name = V->getNameAsString();
     K.Values = powerOfTwoNeighbours(Value, 1, 1024);
-    Add(std::move(K));
+    add(std::move(K));
   }
-  llvm::sort(Out,
-             [](const Knob &A, const Knob &B) { return A.Offset < B.Offset; });
-  return Out;
+}
+
+std::vector<Knob> maxcode::findKnobs(const RuleContext &Ctx) {
+  KnobFinder F(Ctx);
+  F.findInTokens();
+  F.findInMacros();
+  F.findInDeclarations();
+  return F.take();
 }

@@ -302,25 +302,9 @@ LLMProposer::propose(const Observation &Obs, unsigned K) {
     if (!Messages)
       return Messages.takeError();
 
-    // k samples as k requests with their own seeds: every server supports
-    // it (not all honour n), and each request has its own record/replay key.
-    std::vector<Sample> Samples(K);
     uint64_t Base = Seed + uint64_t(Obs.ExpansionIndex + Round) * 1000 +
                     uint64_t(Expansions) * 100000;
-    // The requests wait on the network, not the CPU: one thread each.
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(K));
-    for (unsigned I = 0; I < K; ++I)
-      Pool.async([&, I] {
-        ChatRequest R;
-        R.Messages = *Messages;
-        R.Seed = Base + I;
-        auto Resp = Client.complete(R);
-        if (Resp)
-          Samples[I].Response = std::move(*Resp);
-        else
-          Samples[I].Error = llvm::toString(Resp.takeError());
-      });
-    Pool.wait();
+    std::vector<Sample> Samples = requestSamples(*Messages, K, Base);
     ++Expansions;
 
     ReplySplice S;
@@ -340,48 +324,7 @@ LLMProposer::propose(const Observation &Obs, unsigned K) {
         continue;
       }
       AnyAnswered = true;
-      const ChatResponse &R = *Samples[I].Response;
-      E.Model = R.Model.empty() ? E.Model : R.Model;
-      E.RequestHash = R.RequestHash;
-      E.Usage = R.Usage;
-      E.Attempts = R.Attempts;
-      E.Replayed = R.Replayed;
-      for (const ChatChoice &C : R.Choices) {
-        std::string Reason;
-        auto Text = spliceReply(C.Content, S);
-        if (!Text) {
-          Reason = llvm::toString(Text.takeError());
-        } else if (Seen.count(variantHash(*Text))) {
-          Reason = "the code is the same as an earlier proposal";
-        } else {
-          std::string Diags;
-          llvm::raw_string_ostream DOS(Diags);
-          auto P =
-              parseFile(Command, File, Settings, DOS, llvm::StringRef(*Text));
-          if (!P) {
-            llvm::consumeError(P.takeError());
-            Reason =
-                "the code does not compile: " + firstError(DOS.str(), File);
-          }
-          // Asked about again, it is a repeat, not a new parse.
-          Seen.insert(variantHash(*Text));
-        }
-        if (C.FinishReason == "length" && !Reason.empty())
-          Reason += " (the reply was cut off at the token limit)";
-        if (!Reason.empty()) {
-          E.Notes.push_back(Reason);
-          Unusable.push_back(Reason);
-          continue;
-        }
-        E.Notes.push_back("used");
-        Variant V;
-        V.Text = std::move(*Text);
-        V.Description =
-            llvm::formatv("llm sample {0} of expansion {1}", I + 1, Expansions)
-                .str();
-        V.Rules = {"llm"};
-        Out.push_back(std::move(V));
-      }
+      useSample(*Samples[I].Response, I, S, Seen, E, Out);
       Sink(E);
     }
     // Only the most recent reasons are worth the model's attention.
@@ -392,6 +335,77 @@ LLMProposer::propose(const Observation &Obs, unsigned K) {
     return llvm::createStringError("every LLM request failed; the first: " +
                                    FirstError);
   return Out;
+}
+
+std::vector<LLMProposer::Sample>
+LLMProposer::requestSamples(const std::vector<ChatMessage> &Messages,
+                            unsigned K, uint64_t Base) {
+  // k samples as k requests with their own seeds: every server supports
+  // it (not all honour n), and each request has its own record/replay key.
+  std::vector<Sample> Samples(K);
+  // The requests wait on the network, not the CPU: one thread each.
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(K));
+  for (unsigned I = 0; I < K; ++I)
+    Pool.async([&, I] {
+      ChatRequest R;
+      R.Messages = Messages;
+      R.Seed = Base + I;
+      auto Resp = Client.complete(R);
+      if (Resp)
+        Samples[I].Response = std::move(*Resp);
+      else
+        Samples[I].Error = llvm::toString(Resp.takeError());
+    });
+  Pool.wait();
+  return Samples;
+}
+
+void LLMProposer::useSample(const ChatResponse &R, unsigned I,
+                            const ReplySplice &S, llvm::StringSet<> &Seen,
+                            LLMCallEvent &E, std::vector<Variant> &Out) {
+  E.Model = R.Model.empty() ? E.Model : R.Model;
+  E.RequestHash = R.RequestHash;
+  E.Usage = R.Usage;
+  E.Attempts = R.Attempts;
+  E.Replayed = R.Replayed;
+  for (const ChatChoice &C : R.Choices) {
+    std::string Reason;
+    auto Text = spliceReply(C.Content, S);
+    if (!Text) {
+      Reason = llvm::toString(Text.takeError());
+    } else if (Seen.count(variantHash(*Text))) {
+      Reason = "the code is the same as an earlier proposal";
+    } else {
+      Reason = parseError(*Text);
+      // Asked about again, it is a repeat, not a new parse.
+      Seen.insert(variantHash(*Text));
+    }
+    if (C.FinishReason == "length" && !Reason.empty())
+      Reason += " (the reply was cut off at the token limit)";
+    if (!Reason.empty()) {
+      E.Notes.push_back(Reason);
+      Unusable.push_back(Reason);
+      continue;
+    }
+    E.Notes.push_back("used");
+    Variant V;
+    V.Text = std::move(*Text);
+    V.Description =
+        llvm::formatv("llm sample {0} of expansion {1}", I + 1, Expansions)
+            .str();
+    V.Rules = {"llm"};
+    Out.push_back(std::move(V));
+  }
+}
+
+std::string LLMProposer::parseError(llvm::StringRef Text) {
+  std::string Diags;
+  llvm::raw_string_ostream DOS(Diags);
+  auto P = parseFile(Command, File, Settings, DOS, Text);
+  if (P)
+    return "";
+  llvm::consumeError(P.takeError());
+  return "the code does not compile: " + firstError(DOS.str(), File);
 }
 
 //===----------------------------------------------------------------------===//

@@ -390,14 +390,16 @@ static const Decl *recognizableDecl(const Decl *D) {
   return D;
 }
 
-std::vector<std::string> maxcode::findHeadersNeededWithout(
-    const RuleContext &Ctx, llvm::ArrayRef<FileID> Removed,
-    llvm::function_ref<bool(const Decl *, SourceLocation)> Ignore) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  std::set<std::string> Headers;
+namespace {
+/// The include chains that bring declarations and macros into the main
+/// file, and which of its includes are to be removed.
+class IncludeChains {
+public:
+  IncludeChains(const SourceManager &SM, llvm::ArrayRef<FileID> Removed)
+      : SM(SM), Removed(Removed) {}
 
-  // The file the main file included that brought a location in.
-  auto DirectIncludeOf = [&](SourceLocation Loc) -> FileID {
+  /// The file the main file included that brought a location in.
+  FileID directIncludeOf(SourceLocation Loc) const {
     Loc = SM.getExpansionLoc(Loc);
     if (Loc.isInvalid())
       return FileID();
@@ -411,14 +413,17 @@ std::vector<std::string> maxcode::findHeadersNeededWithout(
       FID = SM.getFileID(SM.getExpansionLoc(IncLoc));
     }
     return FileID();
-  };
-  auto IsRemoved = [&](SourceLocation Loc) {
-    FileID F = DirectIncludeOf(Loc);
+  }
+
+  /// True when a location came in through a removed include.
+  bool isRemoved(SourceLocation Loc) const {
+    FileID F = directIncludeOf(Loc);
     return F.isValid() && llvm::is_contained(Removed, F);
-  };
-  // The first public header on the include chain of a location's file,
-  // counting from the declaring file upward.
-  auto PublicAncestor = [&](SourceLocation Loc) -> std::string {
+  }
+
+  /// The first public header on the include chain of a location's file,
+  /// counting from the declaring file upward.
+  std::string publicAncestor(SourceLocation Loc) const {
     FileID FID = SM.getFileID(SM.getExpansionLoc(Loc));
     while (FID.isValid() && FID != SM.getMainFileID()) {
       OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID);
@@ -443,8 +448,21 @@ std::vector<std::string> maxcode::findHeadersNeededWithout(
       FID = SM.getFileID(SM.getExpansionLoc(IncLoc));
     }
     return "";
-  };
+  }
 
+private:
+  const SourceManager &SM;
+  llvm::ArrayRef<FileID> Removed;
+};
+} // namespace
+
+/// Adds to \p Headers the headers of the declarations the main file uses
+/// that came in through a removed include, but those \p Ignore names.
+static void
+addHeadersOfDecls(const RuleContext &Ctx, const IncludeChains &Chains,
+                  llvm::function_ref<bool(const Decl *, SourceLocation)> Ignore,
+                  std::set<std::string> &Headers) {
+  const SourceManager &SM = Ctx.getSourceManager();
   tooling::stdlib::Recognizer Recognize;
   UseCollector Uses(SM);
   Uses.TraverseDecl(Ctx.getASTContext().getTranslationUnitDecl());
@@ -457,7 +475,7 @@ std::vector<std::string> maxcode::findHeadersNeededWithout(
       continue;
     SourceLocation Loc = D->getLocation();
     if (Loc.isInvalid() || SM.isWrittenInMainFile(SM.getExpansionLoc(Loc)) ||
-        !IsRemoved(Loc))
+        !Chains.isRemoved(Loc))
       continue;
     std::string Header;
     if (std::optional<tooling::stdlib::Symbol> Sym =
@@ -465,13 +483,19 @@ std::vector<std::string> maxcode::findHeadersNeededWithout(
       if (std::optional<tooling::stdlib::Header> H = Sym->header())
         Header = H->name().str();
     if (Header.empty())
-      Header = PublicAncestor(Loc);
+      Header = Chains.publicAncestor(Loc);
     if (Header.empty() || Header == "<iostream>" || Header == "<bits/stdc++.h>")
       continue;
     Headers.insert(Header);
   }
+}
 
-  // Macros of the removed headers that the file uses (INT_MAX, EOF, ...).
+/// Adds to \p Headers the headers of the macros the file uses (INT_MAX,
+/// EOF, ...) that came in through a removed include.
+static void addHeadersOfMacros(const RuleContext &Ctx,
+                               const IncludeChains &Chains,
+                               std::set<std::string> &Headers) {
+  const SourceManager &SM = Ctx.getSourceManager();
   Preprocessor &PP = Ctx.getPreprocessor();
   llvm::StringRef Code = Ctx.getCode();
   const LangOptions &LO = Ctx.getASTContext().getLangOpts();
@@ -493,12 +517,23 @@ std::vector<std::string> maxcode::findHeadersNeededWithout(
     if (!MI)
       continue;
     SourceLocation Def = MI->getDefinitionLoc();
-    if (Def.isInvalid() || SM.isWrittenInMainFile(Def) || !IsRemoved(Def))
+    if (Def.isInvalid() || SM.isWrittenInMainFile(Def) ||
+        !Chains.isRemoved(Def))
       continue;
-    std::string Header = PublicAncestor(Def);
+    std::string Header = Chains.publicAncestor(Def);
     if (!Header.empty() && Header != "<iostream>")
       Headers.insert(Header);
   }
+}
+
+std::vector<std::string> maxcode::findHeadersNeededWithout(
+    const RuleContext &Ctx, llvm::ArrayRef<FileID> Removed,
+    llvm::function_ref<bool(const Decl *, SourceLocation)> Ignore) {
+  IncludeChains Chains(Ctx.getSourceManager(), Removed);
+  std::set<std::string> Headers;
+  addHeadersOfDecls(Ctx, Chains, Ignore, Headers);
+  // Macros of the removed headers that the file uses (INT_MAX, EOF, ...).
+  addHeadersOfMacros(Ctx, Chains, Headers);
 
   // Headers the file keeps are not added again.
   for (const MainInclude &I : findMainIncludes(Ctx))

@@ -31,6 +31,7 @@
 #include "maxcode/LLM/PromptLibrary.h"
 #include "maxcode/Policy/Policy.h"
 #include "maxcode/Rewrite/Scope.h"
+#include "llvm/ADT/StringSet.h"
 #include <functional>
 #include <mutex>
 
@@ -99,6 +100,17 @@ private:
   };
   llvm::Expected<std::map<std::string, std::string>>
   promptValues(const Observation &Obs, std::optional<Target> &Current);
+  /// Sends the \p K requests of one round at once, each with its own seed
+  /// counted from \p Base.
+  std::vector<Sample> requestSamples(const std::vector<ChatMessage> &Messages,
+                                     unsigned K, uint64_t Base);
+  /// Turns the choices of the answer \p R to request \p I into variants
+  /// (\p Out), noting in \p E what became of each.
+  void useSample(const ChatResponse &R, unsigned I, const ReplySplice &S,
+                 llvm::StringSet<> &Seen, LLMCallEvent &E,
+                 std::vector<Variant> &Out);
+  /// Why \p Text does not parse; empty when it does.
+  std::string parseError(llvm::StringRef Text);
 
   LLMClient &Client;
   PromptLibrary &Prompts;

@@ -111,6 +111,79 @@ int64_t launchBoundsLimit(const FunctionDecl *K, ASTContext &AST) {
   return 1024;
 }
 
+/// The literals of a launch that hold its block size, and those that follow
+/// it.
+struct LaunchSizes {
+  int64_t Block = 0;
+  bool TwoD = false;
+  std::vector<const IntegerLiteral *> BlockLits, GridLits, TemplateLits,
+      ShmemLits;
+};
+
+/// The block size of launch \p L of kernel \p K, where it can be changed:
+/// none when the launch or the kernel depends on it in other ways.
+std::optional<LaunchSizes> launchSizes(const CUDAKernelCallExpr *L,
+                                       const FunctionDecl *K, ASTContext &AST) {
+  const Expr *Grid = writtenLaunchArg(L, 0);
+  const Expr *Block = writtenLaunchArg(L, 1);
+  if (!K || !K->getBody() || !Grid || !Block)
+    return std::nullopt;
+  // The expressions that hold the block size: the launch's own, or the
+  // initializers of variables used by this launch only.
+  auto Source = [&](const Expr *E) -> const Expr * {
+    if (const VarDecl *V = singleUseLocal(E, AST))
+      return V->getInit();
+    return E;
+  };
+  const Expr *BlockSrc = Source(Block);
+  const Expr *GridSrc = Source(Grid);
+  LaunchSizes S;
+  // 1D: one literal block size; 2D: dim3(B, B) of literals.
+  for (const IntegerLiteral *Lit : literalsIn(BlockSrc))
+    S.BlockLits.push_back(Lit);
+  if (S.BlockLits.empty() || S.BlockLits.size() > 2)
+    return std::nullopt;
+  int64_t B = S.BlockLits.front()->getValue().getSExtValue();
+  if (llvm::any_of(S.BlockLits, [&](const IntegerLiteral *Lit) {
+        return Lit->getValue().getSExtValue() != B;
+      }))
+    return std::nullopt;
+  S.Block = B;
+  S.TwoD = S.BlockLits.size() == 2;
+  if (kernelAssumesBlockSize(K, B, AST))
+    return std::nullopt;
+  // Kernel arguments must not carry the size (the kernel may rely on it).
+  for (const Expr *A : L->arguments())
+    for (const IntegerLiteral *Lit : literalsIn(A))
+      if (Lit->getValue().getSExtValue() == B)
+        return std::nullopt;
+  // The grid must follow the block size, or the total work would change.
+  bool GridFollows = false;
+  for (const IntegerLiteral *Lit : literalsIn(GridSrc)) {
+    int64_t V = Lit->getValue().getSExtValue();
+    if (V == B || V == B - 1) {
+      S.GridLits.push_back(Lit);
+      GridFollows |= V == B;
+    }
+  }
+  if (!GridFollows)
+    return std::nullopt;
+  // Template arguments equal to the block size (blockSum<256>) follow it.
+  if (const auto *DRE =
+          dyn_cast<DeclRefExpr>(L->getCallee()->IgnoreParenImpCasts()))
+    for (const TemplateArgumentLoc &TAL : DRE->template_arguments())
+      if (TAL.getArgument().getKind() == TemplateArgument::Expression)
+        for (const IntegerLiteral *Lit : literalsIn(TAL.getSourceExpression()))
+          if (Lit->getValue().getSExtValue() == B)
+            S.TemplateLits.push_back(Lit);
+  // The shared-memory size may scale with the block.
+  if (const Expr *Shmem = writtenLaunchArg(L, 2))
+    for (const IntegerLiteral *Lit : literalsIn(Shmem))
+      if (Lit->getValue().getSExtValue() == B)
+        S.ShmemLits.push_back(Lit);
+  return S;
+}
+
 class CudaLaunchConfigRule : public Rule {
 public:
   CudaLaunchConfigRule()
@@ -145,66 +218,11 @@ private:
                   const CUDAKernelCallExpr *L,
                   std::vector<RuleEdit> &Out) const {
     const FunctionDecl *K = launchedKernel(L);
-    const Expr *Grid = writtenLaunchArg(L, 0);
-    const Expr *Block = writtenLaunchArg(L, 1);
-    if (!K || !K->getBody() || !Grid || !Block)
+    std::optional<LaunchSizes> Sizes = launchSizes(L, K, AST);
+    if (!Sizes)
       return;
-    // The expressions that hold the block size: the launch's own, or the
-    // initializers of variables used by this launch only.
-    auto Source = [&](const Expr *E) -> const Expr * {
-      if (const VarDecl *V = singleUseLocal(E, AST))
-        return V->getInit();
-      return E;
-    };
-    const Expr *BlockSrc = Source(Block);
-    const Expr *GridSrc = Source(Grid);
-    // 1D: one literal block size; 2D: dim3(B, B) of literals.
-    std::vector<const IntegerLiteral *> BlockLits;
-    for (const IntegerLiteral *Lit : literalsIn(BlockSrc))
-      BlockLits.push_back(Lit);
-    if (BlockLits.empty() || BlockLits.size() > 2)
-      return;
-    int64_t B = BlockLits.front()->getValue().getSExtValue();
-    if (llvm::any_of(BlockLits, [&](const IntegerLiteral *Lit) {
-          return Lit->getValue().getSExtValue() != B;
-        }))
-      return;
-    bool TwoD = BlockLits.size() == 2;
-    if (kernelAssumesBlockSize(K, B, AST))
-      return;
-    // Kernel arguments must not carry the size (the kernel may rely on it).
-    for (const Expr *A : L->arguments())
-      for (const IntegerLiteral *Lit : literalsIn(A))
-        if (Lit->getValue().getSExtValue() == B)
-          return;
-    // The grid must follow the block size, or the total work would change.
-    std::vector<const IntegerLiteral *> GridLits;
-    bool GridFollows = false;
-    for (const IntegerLiteral *Lit : literalsIn(GridSrc)) {
-      int64_t V = Lit->getValue().getSExtValue();
-      if (V == B || V == B - 1) {
-        GridLits.push_back(Lit);
-        GridFollows |= V == B;
-      }
-    }
-    if (!GridFollows)
-      return;
-    // Template arguments equal to the block size (blockSum<256>) follow it.
-    std::vector<const IntegerLiteral *> TemplateLits;
-    if (const auto *DRE =
-            dyn_cast<DeclRefExpr>(L->getCallee()->IgnoreParenImpCasts()))
-      for (const TemplateArgumentLoc &TAL : DRE->template_arguments())
-        if (TAL.getArgument().getKind() == TemplateArgument::Expression)
-          for (const IntegerLiteral *Lit :
-               literalsIn(TAL.getSourceExpression()))
-            if (Lit->getValue().getSExtValue() == B)
-              TemplateLits.push_back(Lit);
-    // The shared-memory size may scale with the block.
-    std::vector<const IntegerLiteral *> ShmemLits;
-    if (const Expr *Shmem = writtenLaunchArg(L, 2))
-      for (const IntegerLiteral *Lit : literalsIn(Shmem))
-        if (Lit->getValue().getSExtValue() == B)
-          ShmemLits.push_back(Lit);
+    int64_t B = Sizes->Block;
+    bool TwoD = Sizes->TwoD;
 
     int64_t Limit = launchBoundsLimit(K, AST);
     std::vector<int64_t> Values =
@@ -233,13 +251,13 @@ private:
         auto R = Ctx.getEditRange(Lit->getSourceRange());
         Ok &= R && addReplacement(E, Ctx, *R, std::to_string(New));
       };
-      for (const IntegerLiteral *Lit : BlockLits)
+      for (const IntegerLiteral *Lit : Sizes->BlockLits)
         Put(Lit, V);
-      for (const IntegerLiteral *Lit : GridLits)
+      for (const IntegerLiteral *Lit : Sizes->GridLits)
         Put(Lit, Lit->getValue().getSExtValue() == B ? V : V - 1);
-      for (const IntegerLiteral *Lit : TemplateLits)
+      for (const IntegerLiteral *Lit : Sizes->TemplateLits)
         Put(Lit, V);
-      for (const IntegerLiteral *Lit : ShmemLits)
+      for (const IntegerLiteral *Lit : Sizes->ShmemLits)
         Put(Lit, V);
       if (Ok)
         Out.push_back(std::move(E));

@@ -51,7 +51,6 @@ public:
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
-    const SourceManager &SM = Ctx.getSourceManager();
     for (const FunctionDecl *K : kernels(Ctx)) {
       std::optional<IndexGuard> G = matchIndexGuard(K, AST);
       if (!G)
@@ -61,125 +60,157 @@ public:
       QualType Elem;
       if (!collect(*G, AST, Accesses, IndexUses, Elem))
         continue;
-      std::string Vec =
-          Elem->isSpecificBuiltinType(BuiltinType::Float) ? "float4" : "int4";
-      auto Stmts = statementsRange(Ctx, G->Body.front(), G->Body.back());
-      auto Whole = statementsRange(Ctx, G->Decl,
-                                   G->EarlyReturn ? G->Body.back() : G->Guard);
-      std::string BoundText = Ctx.getSourceText(G->Bound).str();
-      std::string InitText = Ctx.getSourceText(G->Index->getInit()).str();
-      if (!Stmts || !Whole || BoundText.empty() || InitText.empty())
-        continue;
-      std::string Body = Ctx.getText(*Stmts).str();
-      if (G->EarlyReturn || !isa<CompoundStmt>(G->Body.front()))
-        Body = "{\n" + Body + "\n}";
-      std::string Bound = "(" + BoundText + ")";
-      std::string IndexType = G->Index->getType().getAsString();
-      std::string I = G->Index->getNameAsString();
-      std::string Tid = Ctx.getFreshName("Tid");
-      std::string Stride = Ctx.getFreshName("Stride");
-      std::string V = Ctx.getFreshName("Vec");
-
-      // Per parameter: its vector variable.
-      std::vector<const ParmVarDecl *> Params;
-      llvm::DenseMap<const ParmVarDecl *, bool> Read, Written, Conditional;
-      for (const Access &A : Accesses) {
-        if (!llvm::is_contained(Params, A.Param))
-          Params.push_back(A.Param);
-        (A.Written ? Written : Read)[A.Param] = true;
-      }
-      // A store under a condition leaves other lanes as they were: load
-      // them first.
-      for (const Access &A : Accesses)
-        if (A.Written && !isTopLevelStore(A.E, G->Body, AST))
-          Conditional[A.Param] = true;
-      llvm::DenseMap<const ParmVarDecl *, std::string> VecName;
-      for (const ParmVarDecl *P : Params)
-        VecName[P] = Ctx.getFreshName(P->getNameAsString() + "4");
-
-      std::string Aligned;
-      for (const ParmVarDecl *P : Params)
-        Aligned += (Aligned.empty() ? "" : " | ") +
-                   ("reinterpret_cast<unsigned long long>(" +
-                    P->getNameAsString() + ")");
-      std::string Text;
-      llvm::raw_string_ostream OS(Text);
-      OS << "const " << IndexType << " " << Tid << " = " << InitText << ";\n"
-         << "const " << IndexType << " " << Stride
-         << " = blockDim.x * gridDim.x;\n"
-         << "if (((" << Aligned << ") & 15) == 0) {\n"
-         << "for (" << IndexType << " " << V << " = " << Tid << "; " << V
-         << " < " << Bound << " / 4; " << V << " += " << Stride << ") {\n";
-      for (const ParmVarDecl *P : Params) {
-        std::string Name = P->getNameAsString();
-        bool Load =
-            Read.lookup(P) || Conditional.lookup(P) || !Written.lookup(P);
-        bool Store = Written.lookup(P);
-        OS << (Store ? "" : "const ") << Vec << " " << VecName[P];
-        if (Load)
-          OS << " = reinterpret_cast<" << (Store ? "" : "const ") << Vec
-             << " *>(" << Name << ")[" << V << "]";
-        OS << ";\n";
-      }
-      // Each lane: the statements with the accesses on the vectors' lanes,
-      // made by the same replacements a variant is made of, on the file.
-      const char *Lanes = "xyzw";
-      unsigned StmtsBegin = SM.getFileOffset(Stmts->getBegin());
-      unsigned StmtsEnd = SM.getFileOffset(Stmts->getEnd());
-      bool Ok = true;
-      for (unsigned L = 0; L < 4 && Ok; ++L) {
-        RuleEdit Lane;
-        for (const Access &A : Accesses) {
-          auto R = Ctx.getEditRange(A.E->getSourceRange());
-          Ok &= R && addReplacement(Lane, Ctx, *R,
-                                    VecName[A.Param] + "." + Lanes[L]);
-        }
-        for (const DeclRefExpr *D : IndexUses) {
-          auto R = Ctx.getEditRange(D->getSourceRange());
-          Ok &= R &&
-                addReplacement(Lane, Ctx, *R,
-                               "(" + V + " * 4 + " + std::to_string(L) + ")");
-        }
-        llvm::Expected<std::string> Edited =
-            tooling::applyAllReplacements(Ctx.getCode(), Lane.Replaces);
-        if (!Ok || !Edited) {
-          if (!Edited)
-            llvm::consumeError(Edited.takeError());
-          Ok = false;
-          break;
-        }
-        unsigned B = Lane.Replaces.getShiftedCodePosition(StmtsBegin);
-        unsigned E = Lane.Replaces.getShiftedCodePosition(StmtsEnd);
-        OS << "{\n" << llvm::StringRef(*Edited).slice(B, E) << "\n}\n";
-      }
-      if (!Ok)
-        continue;
-      for (const ParmVarDecl *P : Params)
-        if (Written.lookup(P))
-          OS << "reinterpret_cast<" << Vec << " *>(" << P->getNameAsString()
-             << ")[" << V << "] = " << VecName[P] << ";\n";
-      OS << "}\n"
-         << "for (" << IndexType << " " << I << " = " << Bound << " / 4 * 4 + "
-         << Tid << "; " << I << " < " << Bound << "; " << I << " += " << Stride
-         << ") " << Body << "\n"
-         << "} else {\n"
-         << "for (" << IndexType << " " << I << " = " << Tid << "; " << I
-         << " < " << Bound << "; " << I << " += " << Stride << ") " << Body
-         << "\n}";
-      RuleEdit E =
-          makeEdit(llvm::formatv("{0} loads and stores in {1} ({2} "
-                                 "buffer{3})",
-                                 Vec, K->getNameAsString(), Params.size(),
-                                 Params.size() == 1 ? "" : "s")
-                       .str(),
-                   50);
-      if (!addReplacement(E, Ctx, *Whole, Text))
-        continue;
-      Out.push_back(std::move(E));
+      if (std::optional<RuleEdit> E =
+              vectorize(Ctx, K, *G, Accesses, IndexUses, Elem))
+        Out.push_back(std::move(*E));
     }
   }
 
 private:
+  /// The parameters a kernel accesses, how, and their vector variables.
+  struct ParamUses {
+    std::vector<const ParmVarDecl *> Params; ///< In order of first access.
+    llvm::DenseMap<const ParmVarDecl *, bool> Read, Written, Conditional;
+    llvm::DenseMap<const ParmVarDecl *, std::string> VecName;
+  };
+
+  /// The vector version of kernel \p K, or none when it cannot be written.
+  std::optional<RuleEdit>
+  vectorize(const RuleContext &Ctx, const FunctionDecl *K, const IndexGuard &G,
+            llvm::ArrayRef<Access> Accesses,
+            llvm::ArrayRef<const DeclRefExpr *> IndexUses,
+            QualType Elem) const {
+    ASTContext &AST = Ctx.getASTContext();
+    std::string Vec =
+        Elem->isSpecificBuiltinType(BuiltinType::Float) ? "float4" : "int4";
+    auto Stmts = statementsRange(Ctx, G.Body.front(), G.Body.back());
+    auto Whole =
+        statementsRange(Ctx, G.Decl, G.EarlyReturn ? G.Body.back() : G.Guard);
+    std::string BoundText = Ctx.getSourceText(G.Bound).str();
+    std::string InitText = Ctx.getSourceText(G.Index->getInit()).str();
+    if (!Stmts || !Whole || BoundText.empty() || InitText.empty())
+      return std::nullopt;
+    std::string Body = Ctx.getText(*Stmts).str();
+    if (G.EarlyReturn || !isa<CompoundStmt>(G.Body.front()))
+      Body = "{\n" + Body + "\n}";
+    std::string Bound = "(" + BoundText + ")";
+    std::string IndexType = G.Index->getType().getAsString();
+    std::string I = G.Index->getNameAsString();
+    std::string Tid = Ctx.getFreshName("Tid");
+    std::string Stride = Ctx.getFreshName("Stride");
+    std::string V = Ctx.getFreshName("Vec");
+    ParamUses U = paramUses(Ctx, G, Accesses, AST);
+
+    std::string Aligned;
+    for (const ParmVarDecl *P : U.Params)
+      Aligned += (Aligned.empty() ? "" : " | ") +
+                 ("reinterpret_cast<unsigned long long>(" +
+                  P->getNameAsString() + ")");
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    OS << "const " << IndexType << " " << Tid << " = " << InitText << ";\n"
+       << "const " << IndexType << " " << Stride
+       << " = blockDim.x * gridDim.x;\n"
+       << "if (((" << Aligned << ") & 15) == 0) {\n"
+       << "for (" << IndexType << " " << V << " = " << Tid << "; " << V << " < "
+       << Bound << " / 4; " << V << " += " << Stride << ") {\n";
+    for (const ParmVarDecl *P : U.Params) {
+      std::string Name = P->getNameAsString();
+      bool Load =
+          U.Read.lookup(P) || U.Conditional.lookup(P) || !U.Written.lookup(P);
+      bool Store = U.Written.lookup(P);
+      OS << (Store ? "" : "const ") << Vec << " " << U.VecName[P];
+      if (Load)
+        OS << " = reinterpret_cast<" << (Store ? "" : "const ") << Vec << " *>("
+           << Name << ")[" << V << "]";
+      OS << ";\n";
+    }
+    if (!writeLanes(Ctx, Accesses, IndexUses, U, V, *Stmts, OS))
+      return std::nullopt;
+    for (const ParmVarDecl *P : U.Params)
+      if (U.Written.lookup(P))
+        OS << "reinterpret_cast<" << Vec << " *>(" << P->getNameAsString()
+           << ")[" << V << "] = " << U.VecName[P] << ";\n";
+    OS << "}\n"
+       << "for (" << IndexType << " " << I << " = " << Bound << " / 4 * 4 + "
+       << Tid << "; " << I << " < " << Bound << "; " << I << " += " << Stride
+       << ") " << Body << "\n"
+       << "} else {\n"
+       << "for (" << IndexType << " " << I << " = " << Tid << "; " << I << " < "
+       << Bound << "; " << I << " += " << Stride << ") " << Body << "\n}";
+    RuleEdit E =
+        makeEdit(llvm::formatv("{0} loads and stores in {1} ({2} "
+                               "buffer{3})",
+                               Vec, K->getNameAsString(), U.Params.size(),
+                               U.Params.size() == 1 ? "" : "s")
+                     .str(),
+                 50);
+    if (!addReplacement(E, Ctx, *Whole, Text))
+      return std::nullopt;
+    return E;
+  }
+
+  /// Per parameter: how it is accessed, and its vector variable.
+  static ParamUses paramUses(const RuleContext &Ctx, const IndexGuard &G,
+                             llvm::ArrayRef<Access> Accesses, ASTContext &AST) {
+    ParamUses U;
+    for (const Access &A : Accesses) {
+      if (!llvm::is_contained(U.Params, A.Param))
+        U.Params.push_back(A.Param);
+      (A.Written ? U.Written : U.Read)[A.Param] = true;
+    }
+    // A store under a condition leaves other lanes as they were: load
+    // them first.
+    for (const Access &A : Accesses)
+      if (A.Written && !isTopLevelStore(A.E, G.Body, AST))
+        U.Conditional[A.Param] = true;
+    for (const ParmVarDecl *P : U.Params)
+      U.VecName[P] = Ctx.getFreshName(P->getNameAsString() + "4");
+    return U;
+  }
+
+  /// Writes the statements once per lane of the vectors (\p V is the
+  /// vector index); false when they cannot be.
+  static bool writeLanes(const RuleContext &Ctx,
+                         llvm::ArrayRef<Access> Accesses,
+                         llvm::ArrayRef<const DeclRefExpr *> IndexUses,
+                         const ParamUses &U, const std::string &V,
+                         CharSourceRange Stmts, llvm::raw_ostream &OS) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    // Each lane: the statements with the accesses on the vectors' lanes,
+    // made by the same replacements a variant is made of, on the file.
+    const char *Lanes = "xyzw";
+    unsigned StmtsBegin = SM.getFileOffset(Stmts.getBegin());
+    unsigned StmtsEnd = SM.getFileOffset(Stmts.getEnd());
+    bool Ok = true;
+    for (unsigned L = 0; L < 4 && Ok; ++L) {
+      RuleEdit Lane;
+      for (const Access &A : Accesses) {
+        auto R = Ctx.getEditRange(A.E->getSourceRange());
+        Ok &= R && addReplacement(Lane, Ctx, *R,
+                                  U.VecName.lookup(A.Param) + "." + Lanes[L]);
+      }
+      for (const DeclRefExpr *D : IndexUses) {
+        auto R = Ctx.getEditRange(D->getSourceRange());
+        Ok &=
+            R && addReplacement(Lane, Ctx, *R,
+                                "(" + V + " * 4 + " + std::to_string(L) + ")");
+      }
+      llvm::Expected<std::string> Edited =
+          tooling::applyAllReplacements(Ctx.getCode(), Lane.Replaces);
+      if (!Ok || !Edited) {
+        if (!Edited)
+          llvm::consumeError(Edited.takeError());
+        Ok = false;
+        break;
+      }
+      unsigned B = Lane.Replaces.getShiftedCodePosition(StmtsBegin);
+      unsigned E = Lane.Replaces.getShiftedCodePosition(StmtsEnd);
+      OS << "{\n" << llvm::StringRef(*Edited).slice(B, E) << "\n}\n";
+    }
+    return Ok;
+  }
+
   /// Every array access in the body is `p[i]` on a pointer parameter of one
   /// element type (float or int), and the parameters appear nowhere else.
   static bool collect(const IndexGuard &G, ASTContext &AST,

@@ -172,6 +172,14 @@ struct Chain {
   const Stmt *Statement = nullptr;
 };
 
+/// True when a replacement of \p E covers the file offset \p Off.
+bool isReplaced(const RuleEdit &E, unsigned Off) {
+  return llvm::any_of(E.Replaces, [&](const auto &Rep) {
+    return Rep.getOffset() != UINT_MAX && Off >= Rep.getOffset() &&
+           Off < Rep.getOffset() + Rep.getLength();
+  });
+}
+
 class FastIORule : public Rule {
 public:
   FastIORule()
@@ -545,24 +553,8 @@ private:
         C.Operands.push_back(O);
         return true;
       }
-      if (T->isPointerType() && T->getPointeeType()->isFunctionType()) {
-        const FunctionDecl *M = namedFunction(Arg);
-        if (!M || !M->getIdentifier() || !isInStd(M))
-          return fail("an unknown stream manipulator");
-        llvm::StringRef N = M->getName();
-        if (N == "endl" || N == "flush") {
-          O.IsFolded = true;
-          O.Folded = N == "endl" ? "\n" : "";
-        } else if (N == "fixed" || N == "scientific" || N == "defaultfloat") {
-          O.IsManipulator = true;
-          O.SetField = N == "fixed" ? 'f' : N == "scientific" ? 'e' : 'g';
-        } else {
-          return fail("the manipulator std::" + N.str() +
-                      " has no printf equivalent here");
-        }
-        C.Operands.push_back(O);
-        return true;
-      }
+      if (T->isPointerType() && T->getPointeeType()->isFunctionType())
+        return manipulator(C, O, Arg);
       if (const auto *RD = T->getAsCXXRecordDecl();
           RD && RD->getIdentifier() && RD->getName() == "_Setprecision") {
         const auto *Call = dyn_cast<CallExpr>(Arg);
@@ -599,6 +591,31 @@ private:
         C.Operands.push_back(O);
         return true;
       }
+      return outputBuiltin(C, O, T);
+    }
+
+    /// An output manipulator (std::endl, std::fixed, ...), \p Arg.
+    bool manipulator(Chain &C, Operand &O, const Expr *Arg) {
+      const FunctionDecl *M = namedFunction(Arg);
+      if (!M || !M->getIdentifier() || !isInStd(M))
+        return fail("an unknown stream manipulator");
+      llvm::StringRef N = M->getName();
+      if (N == "endl" || N == "flush") {
+        O.IsFolded = true;
+        O.Folded = N == "endl" ? "\n" : "";
+      } else if (N == "fixed" || N == "scientific" || N == "defaultfloat") {
+        O.IsManipulator = true;
+        O.SetField = N == "fixed" ? 'f' : N == "scientific" ? 'e' : 'g';
+      } else {
+        return fail("the manipulator std::" + N.str() +
+                    " has no printf equivalent here");
+      }
+      C.Operands.push_back(O);
+      return true;
+    }
+
+    /// An output operand of builtin type \p T: its printf conversion.
+    bool outputBuiltin(Chain &C, Operand &O, QualType T) {
       const auto *BT = T->getAs<BuiltinType>();
       if (!BT)
         return fail("writing a type printf does not write: " + T.getAsString());
@@ -730,7 +747,6 @@ private:
 
   /// The stdio edit, or none when a statement cannot be rewritten.
   std::optional<RuleEdit> makeStdio(const RuleContext &Ctx, Analysis &A) const {
-    const SourceManager &SM = Ctx.getSourceManager();
     RuleEdit E = makeEdit("", 90);
     E.Group = "fast-io";
     std::vector<unsigned> Lines;
@@ -757,19 +773,8 @@ private:
     // Set-up statements, by runs of neighbours in one block.
     if (!removeSetUp(Ctx, A, E))
       return std::nullopt;
-    // Every stream named in a template must be inside what was rewritten.
-    for (const DeclRefExpr *D : A.InPatterns) {
-      auto R = Ctx.getSpelledRange(D->getSourceRange());
-      if (!R)
-        return std::nullopt;
-      unsigned Off = SM.getFileOffset(R->getBegin());
-      bool Covered = llvm::any_of(E.Replaces, [&](const auto &Rep) {
-        return Rep.getOffset() != UINT_MAX && Off >= Rep.getOffset() &&
-               Off < Rep.getOffset() + Rep.getLength();
-      });
-      if (!Covered)
-        return std::nullopt;
-    }
+    if (!coversPatterns(Ctx, A, E))
+      return std::nullopt;
     // The char buffers the statements now read and write (before the
     // headers: the std::string they were needs none).
     bool CString = false;
@@ -778,10 +783,40 @@ private:
         return std::nullopt;
       CString |= B.NeedsCString;
     }
+    std::vector<std::string> Spellings, Headers;
+    if (!replaceStreamHeaders(Ctx, A, CString, E, Spellings, Headers))
+      return std::nullopt;
+    E.Description = describeStdio(A, Lines, Spellings, Headers.size());
+    return E;
+  }
+
+  /// True when every stream named in a template is inside what \p E
+  /// rewrites.
+  static bool coversPatterns(const RuleContext &Ctx, const Analysis &A,
+                             const RuleEdit &E) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    // Every stream named in a template must be inside what was rewritten.
+    for (const DeclRefExpr *D : A.InPatterns) {
+      auto R = Ctx.getSpelledRange(D->getSourceRange());
+      if (!R)
+        return false;
+      if (!isReplaced(E, SM.getFileOffset(R->getBegin())))
+        return false;
+    }
+    return true;
+  }
+
+  /// Removes the stream headers (their spellings go to \p Spellings) and
+  /// adds those the file still needs (\p Headers), with <cstdio> and, for
+  /// \p CString, <cstring>.
+  static bool replaceStreamHeaders(const RuleContext &Ctx, const Analysis &A,
+                                   bool CString, RuleEdit &E,
+                                   std::vector<std::string> &Spellings,
+                                   std::vector<std::string> &Headers) {
+    const SourceManager &SM = Ctx.getSourceManager();
     // <iostream> and <bits/stdc++.h> go; what the file still uses of them
     // comes back by name.
     std::vector<FileID> Removed;
-    std::vector<std::string> Spellings;
     for (const MainInclude &I : findMainIncludes(Ctx)) {
       llvm::StringRef S = streamHeaderSpelling(I);
       if (S.empty())
@@ -789,7 +824,7 @@ private:
       Removed.push_back(I.File);
       Spellings.push_back(S.str());
     }
-    std::vector<std::string> Headers = findHeadersNeededWithout(
+    Headers = findHeadersNeededWithout(
         Ctx, Removed, [&](const Decl *D, SourceLocation Use) {
           if (streamKindOf(D) != StreamKind::None)
             return true;
@@ -802,11 +837,7 @@ private:
           auto Removed = [&](SourceLocation L) {
             if (L.isInvalid() || !SM.isWrittenInMainFile(L))
               return false;
-            unsigned Off = SM.getFileOffset(L);
-            return llvm::any_of(E.Replaces, [&](const auto &Rep) {
-              return Rep.getOffset() != UINT_MAX && Off >= Rep.getOffset() &&
-                     Off < Rep.getOffset() + Rep.getLength();
-            });
+            return isReplaced(E, SM.getFileOffset(L));
           };
           auto R = Ctx.getSpelledRange(SourceRange(Use, Use));
           return (R && Removed(R->getBegin())) ||
@@ -814,13 +845,22 @@ private:
         });
     for (const std::string &S : Spellings)
       if (!removeHeader(E, Ctx, S))
-        return std::nullopt;
+        return false;
     Headers.push_back("<cstdio>");
     if (CString)
       Headers.push_back("<cstring>");
     for (const std::string &H : Headers)
       if (!addHeader(E, Ctx, H))
-        return std::nullopt;
+        return false;
+    return true;
+  }
+
+  /// The description of the stdio edit of \p A's chains, on \p Lines, with
+  /// the headers removed (\p Spellings) and the number added.
+  static std::string describeStdio(const Analysis &A,
+                                   const std::vector<unsigned> &Lines,
+                                   llvm::ArrayRef<std::string> Spellings,
+                                   size_t HeadersAdded) {
     // Which functions changed, for the description.
     std::vector<std::string> Where;
     for (const Chain &C : A.Chains)
@@ -835,21 +875,21 @@ private:
                  : I + 1 == Where.size() ? " and "
                                          : ", ") +
                 Where[I];
-    E.Description = llvm::formatv(
+    std::string Description = llvm::formatv(
         "stream statements as scanf/printf in {0} ({1}){2}", Places,
         describeLines(Lines),
         Spellings.empty()
             ? std::string()
             : ", " + Spellings.front() + " removed" +
-                  (Headers.size() > 1
-                       ? llvm::formatv(" ({0} headers added)", Headers.size())
+                  (HeadersAdded > 1
+                       ? llvm::formatv(" ({0} headers added)", HeadersAdded)
                              .str()
                        : std::string()));
     if (!A.Buffers.empty())
-      E.Description +=
+      Description +=
           llvm::formatv(", {0} string{1} as char buffer{1}", A.Buffers.size(),
                         A.Buffers.size() == 1 ? "" : "s");
-    return E;
+    return Description;
   }
 
   /// Decides each double's format; false when one depends on a state the

@@ -85,27 +85,8 @@ std::string cStringText(const RuleContext &Ctx, const Expr *E,
   return "";
 }
 
-} // namespace
-
-std::vector<CharBuffer> maxcode::findCharBuffers(const RuleContext &Ctx) {
-  std::vector<CharBuffer> Out;
-  if (!Ctx.isCPlusPlus() || Ctx.isCuda())
-    return Out;
-  ASTContext &AST = Ctx.getASTContext();
-  const Rule *Self = findRule(RuleId);
-  int64_t Size = Self ? Ctx.getOption(*Self, "BufferSize", int64_t(1) << 20)
-                      : int64_t(1) << 20;
-  if (Size < 2 || Size > (int64_t(1) << 30))
-    return Out;
-  const FunctionDecl *Main = nullptr;
-  for (const FunctionDecl *FD : Ctx.getFileFunctions())
-    if (FD->isMain())
-      Main = FD;
-  const auto *Body = Main ? dyn_cast<CompoundStmt>(Main->getBody()) : nullptr;
-  if (!Body)
-    return Out;
-
-  // Strings declared at the top of main, default-constructed.
+/// The strings declared at the top of main (\p Body), default-constructed.
+std::vector<const VarDecl *> topStrings(const CompoundStmt *Body) {
   std::vector<const VarDecl *> Vars;
   for (const Stmt *S : Body->body()) {
     const auto *DS = dyn_cast<DeclStmt>(S);
@@ -123,127 +104,128 @@ std::vector<CharBuffer> maxcode::findCharBuffers(const RuleContext &Ctx) {
       Vars.push_back(V);
     }
   }
-  if (Vars.empty())
-    return Out;
-  llvm::SmallPtrSet<const VarDecl *, 4> Candidates(Vars.begin(), Vars.end());
+  return Vars;
+}
 
-  // Every use must be one a char array has too. A failure removes the
-  // variable and starts again (a comparison with it no longer qualifies the
-  // other side).
-  bool Changed = true;
-  std::map<const VarDecl *, CharBuffer> Found;
-  while (Changed) {
-    Changed = false;
-    Found.clear();
-    for (const VarDecl *V : Candidates) {
-      CharBuffer B;
-      B.Var = V;
-      B.Size = unsigned(Size);
-      RuleEdit E;
-      bool Ok = true;
-      auto Ref = declRefExpr(to(varDecl(equalsNode(V)))).bind("ref");
-      for (const BoundNodes &N : match(findAll(Ref), *Main->getBody(), AST)) {
-        const auto *D = N.getNodeAs<DeclRefExpr>("ref");
-        const Stmt *P = up(AST, D);
-        if (!Ctx.getEditRange(D->getSourceRange())) {
-          Ok = false;
-          break;
-        }
-        if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P)) {
-          OverloadedOperatorKind K = Op->getOperator();
-          const FunctionDecl *Callee = Op->getDirectCallee();
-          bool IsArg1 = Op->getNumArgs() == 2 &&
-                        Op->getArg(1)->IgnoreParenImpCasts() == D;
-          bool IsArg0 = Op->getNumArgs() >= 1 &&
-                        Op->getArg(0)->IgnoreParenImpCasts() == D;
-          if ((K == OO_GreaterGreater || K == OO_LessLess) && IsArg1 &&
-              Callee && isInStd(Callee))
-            continue; // Streams read and write char arrays.
-          if (K == OO_Subscript && IsArg0) {
-            // The same text indexes an array.
-            if (const auto *C = dyn_cast<DeclRefExpr>(
-                    Op->getCallee()->IgnoreParenImpCasts()))
-              B.StringMemberUses.push_back(C->getLocation());
-            continue;
-          }
-          bool Compare = K == OO_EqualEqual || K == OO_ExclaimEqual ||
-                         K == OO_Less || K == OO_Greater || K == OO_LessEqual ||
-                         K == OO_GreaterEqual;
-          if (Compare && Op->getNumArgs() == 2 && (IsArg0 || IsArg1)) {
-            std::string L = cStringText(Ctx, Op->getArg(0), Candidates);
-            std::string R = cStringText(Ctx, Op->getArg(1), Candidates);
-            auto Whole = Ctx.getEditRange(Op->getSourceRange());
-            if (L.empty() || R.empty() || !Whole) {
-              Ok = false;
-              break;
-            }
-            const char *Spelled = K == OO_EqualEqual     ? "=="
-                                  : K == OO_ExclaimEqual ? "!="
-                                  : K == OO_Less         ? "<"
-                                  : K == OO_Greater      ? ">"
-                                  : K == OO_LessEqual    ? "<="
-                                                         : ">=";
-            Ok &= addReplacement(E, Ctx, *Whole,
-                                 "strcmp(" + L + ", " + R + ") " + Spelled +
-                                     " 0");
-            B.NeedsCString = true;
-            continue;
-          }
-          Ok = false;
-          break;
-        }
-        if (const auto *ME = dyn_cast_or_null<MemberExpr>(P)) {
-          const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
-          const auto *Call =
-              dyn_cast_or_null<CXXMemberCallExpr>(parentStmt(AST, ME));
-          llvm::StringRef Name = MD && MD->getIdentifier() ? MD->getName() : "";
-          auto Whole =
-              Call ? Ctx.getEditRange(Call->getSourceRange()) : std::nullopt;
-          std::string Text = Ctx.getSourceText(D).str();
-          if (Whole && (Name == "size" || Name == "length") &&
-              !inLoopCondition(AST, Call)) {
-            Ok &= addReplacement(E, Ctx, *Whole, "strlen(" + Text + ")");
-            B.NeedsCString = true;
-            continue;
-          }
-          if (Whole && Name == "empty") {
-            // A call binds tighter than `==`: parentheses unless it stands
-            // alone in a condition.
-            const Stmt *Use = up(AST, Call);
-            bool Alone = false;
-            if (const auto *If = dyn_cast_or_null<IfStmt>(Use))
-              Alone = If->getCond()->IgnoreParenImpCasts() == Call;
-            if (const auto *W = dyn_cast_or_null<WhileStmt>(Use))
-              Alone = W->getCond()->IgnoreParenImpCasts() == Call;
-            std::string Test = Text + "[0] == '\\0'";
-            Ok &=
-                addReplacement(E, Ctx, *Whole, Alone ? Test : "(" + Test + ")");
-            continue;
-          }
-          Ok = false;
-          break;
-        }
-        Ok = false;
-        break;
-      }
-      // Not in a lambda (a capture would copy an array, or keep a
-      // reference with other rules).
-      auto Captures = lambdaExpr(hasAnyCapture(capturesVar(equalsNode(V))));
-      if (!match(findAll(Captures), *Main->getBody(), AST).empty())
-        Ok = false;
-      if (!Ok) {
-        Candidates.erase(V);
-        Changed = true;
-        break;
-      }
-      B.Replaces = E.Replaces;
-      Found[V] = std::move(B);
+/// A use \p D of a buffer as an operand of \p Op: streamed, indexed or
+/// compared (its edit, if any, into \p E; \p Ok false if it fails). False
+/// when a char array has no such use.
+bool operatorUse(const RuleContext &Ctx, const CXXOperatorCallExpr *Op,
+                 const DeclRefExpr *D,
+                 const llvm::SmallPtrSetImpl<const VarDecl *> &Candidates,
+                 CharBuffer &B, RuleEdit &E, bool &Ok) {
+  OverloadedOperatorKind K = Op->getOperator();
+  const FunctionDecl *Callee = Op->getDirectCallee();
+  bool IsArg1 =
+      Op->getNumArgs() == 2 && Op->getArg(1)->IgnoreParenImpCasts() == D;
+  bool IsArg0 =
+      Op->getNumArgs() >= 1 && Op->getArg(0)->IgnoreParenImpCasts() == D;
+  if ((K == OO_GreaterGreater || K == OO_LessLess) && IsArg1 && Callee &&
+      isInStd(Callee))
+    return true; // Streams read and write char arrays.
+  if (K == OO_Subscript && IsArg0) {
+    // The same text indexes an array.
+    if (const auto *C =
+            dyn_cast<DeclRefExpr>(Op->getCallee()->IgnoreParenImpCasts()))
+      B.StringMemberUses.push_back(C->getLocation());
+    return true;
+  }
+  bool Compare = K == OO_EqualEqual || K == OO_ExclaimEqual || K == OO_Less ||
+                 K == OO_Greater || K == OO_LessEqual || K == OO_GreaterEqual;
+  if (!Compare || Op->getNumArgs() != 2 || (!IsArg0 && !IsArg1))
+    return false;
+  std::string L = cStringText(Ctx, Op->getArg(0), Candidates);
+  std::string R = cStringText(Ctx, Op->getArg(1), Candidates);
+  auto Whole = Ctx.getEditRange(Op->getSourceRange());
+  if (L.empty() || R.empty() || !Whole)
+    return false;
+  const char *Spelled = K == OO_EqualEqual     ? "=="
+                        : K == OO_ExclaimEqual ? "!="
+                        : K == OO_Less         ? "<"
+                        : K == OO_Greater      ? ">"
+                        : K == OO_LessEqual    ? "<="
+                                               : ">=";
+  Ok &= addReplacement(E, Ctx, *Whole,
+                       "strcmp(" + L + ", " + R + ") " + Spelled + " 0");
+  B.NeedsCString = true;
+  return true;
+}
+
+/// A use \p D of a buffer as the object of a member call (\p ME): its
+/// size, length or emptiness (the edit into \p E; \p Ok false if it
+/// fails). False when a char array has no such use.
+bool memberUse(const RuleContext &Ctx, const MemberExpr *ME,
+               const DeclRefExpr *D, CharBuffer &B, RuleEdit &E, bool &Ok) {
+  ASTContext &AST = Ctx.getASTContext();
+  const auto *MD = dyn_cast<CXXMethodDecl>(ME->getMemberDecl());
+  const auto *Call = dyn_cast_or_null<CXXMemberCallExpr>(parentStmt(AST, ME));
+  llvm::StringRef Name = MD && MD->getIdentifier() ? MD->getName() : "";
+  auto Whole = Call ? Ctx.getEditRange(Call->getSourceRange()) : std::nullopt;
+  std::string Text = Ctx.getSourceText(D).str();
+  if (Whole && (Name == "size" || Name == "length") &&
+      !inLoopCondition(AST, Call)) {
+    Ok &= addReplacement(E, Ctx, *Whole, "strlen(" + Text + ")");
+    B.NeedsCString = true;
+    return true;
+  }
+  if (Whole && Name == "empty") {
+    // A call binds tighter than `==`: parentheses unless it stands
+    // alone in a condition.
+    const Stmt *Use = up(AST, Call);
+    bool Alone = false;
+    if (const auto *If = dyn_cast_or_null<IfStmt>(Use))
+      Alone = If->getCond()->IgnoreParenImpCasts() == Call;
+    if (const auto *W = dyn_cast_or_null<WhileStmt>(Use))
+      Alone = W->getCond()->IgnoreParenImpCasts() == Call;
+    std::string Test = Text + "[0] == '\\0'";
+    Ok &= addReplacement(E, Ctx, *Whole, Alone ? Test : "(" + Test + ")");
+    return true;
+  }
+  return false;
+}
+
+/// True when every use of \p V in \p Main is one a char array has too; the
+/// edits of the uses go to \p B.
+bool checkUses(const RuleContext &Ctx, const FunctionDecl *Main,
+               const VarDecl *V,
+               const llvm::SmallPtrSetImpl<const VarDecl *> &Candidates,
+               CharBuffer &B) {
+  ASTContext &AST = Ctx.getASTContext();
+  RuleEdit E;
+  bool Ok = true;
+  auto Ref = declRefExpr(to(varDecl(equalsNode(V)))).bind("ref");
+  for (const BoundNodes &N : match(findAll(Ref), *Main->getBody(), AST)) {
+    const auto *D = N.getNodeAs<DeclRefExpr>("ref");
+    const Stmt *P = up(AST, D);
+    if (!Ctx.getEditRange(D->getSourceRange())) {
+      Ok = false;
+      break;
+    }
+    bool Usable = false;
+    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(P))
+      Usable = operatorUse(Ctx, Op, D, Candidates, B, E, Ok);
+    else if (const auto *ME = dyn_cast_or_null<MemberExpr>(P))
+      Usable = memberUse(Ctx, ME, D, B, E, Ok);
+    if (!Usable) {
+      Ok = false;
+      break;
     }
   }
+  // Not in a lambda (a capture would copy an array, or keep a
+  // reference with other rules).
+  auto Captures = lambdaExpr(hasAnyCapture(capturesVar(equalsNode(V))));
+  if (!match(findAll(Captures), *Main->getBody(), AST).empty())
+    Ok = false;
+  if (Ok)
+    B.Replaces = E.Replaces;
+  return Ok;
+}
 
-  // The declarations: `string s, t;` -> `static char s[N], t[N];`. The type
-  // is shared by the declarators of one statement, which must all be
-  // buffers.
+/// The declarations: `string s, t;` -> `static char s[N], t[N];`. The type
+/// is shared by the declarators of one statement, which must all be
+/// buffers; those that cannot be rewritten leave \p Found.
+void rewriteDeclarations(const RuleContext &Ctx, const CompoundStmt *Body,
+                         std::map<const VarDecl *, CharBuffer> &Found) {
   for (const Stmt *S : Body->body()) {
     const auto *DS = dyn_cast<DeclStmt>(S);
     if (!DS)
@@ -280,6 +262,55 @@ std::vector<CharBuffer> maxcode::findCharBuffers(const RuleContext &Ctx) {
       B.Replaces = E.Replaces;
     }
   }
+}
+
+} // namespace
+
+std::vector<CharBuffer> maxcode::findCharBuffers(const RuleContext &Ctx) {
+  std::vector<CharBuffer> Out;
+  if (!Ctx.isCPlusPlus() || Ctx.isCuda())
+    return Out;
+  const Rule *Self = findRule(RuleId);
+  int64_t Size = Self ? Ctx.getOption(*Self, "BufferSize", int64_t(1) << 20)
+                      : int64_t(1) << 20;
+  if (Size < 2 || Size > (int64_t(1) << 30))
+    return Out;
+  const FunctionDecl *Main = nullptr;
+  for (const FunctionDecl *FD : Ctx.getFileFunctions())
+    if (FD->isMain())
+      Main = FD;
+  const auto *Body = Main ? dyn_cast<CompoundStmt>(Main->getBody()) : nullptr;
+  if (!Body)
+    return Out;
+
+  // Strings declared at the top of main, default-constructed.
+  std::vector<const VarDecl *> Vars = topStrings(Body);
+  if (Vars.empty())
+    return Out;
+  llvm::SmallPtrSet<const VarDecl *, 4> Candidates(Vars.begin(), Vars.end());
+
+  // Every use must be one a char array has too. A failure removes the
+  // variable and starts again (a comparison with it no longer qualifies the
+  // other side).
+  bool Changed = true;
+  std::map<const VarDecl *, CharBuffer> Found;
+  while (Changed) {
+    Changed = false;
+    Found.clear();
+    for (const VarDecl *V : Candidates) {
+      CharBuffer B;
+      B.Var = V;
+      B.Size = unsigned(Size);
+      if (!checkUses(Ctx, Main, V, Candidates, B)) {
+        Candidates.erase(V);
+        Changed = true;
+        break;
+      }
+      Found[V] = std::move(B);
+    }
+  }
+
+  rewriteDeclarations(Ctx, Body, Found);
   for (const VarDecl *V : Vars)
     if (Found.count(V))
       Out.push_back(std::move(Found[V]));
