@@ -21,9 +21,8 @@ using namespace maxcode;
 
 static void check(llvm::StringRef Text, ConfigTrust Trust) {
   std::vector<std::string> Warnings;
-  llvm::Expected<SearchOptions> O =
-      parseConfig(Text, "/project", "/project/.clang-maxcode", Trust,
-                  &Warnings);
+  llvm::Expected<SearchOptions> O = parseConfig(
+      Text, "/project", "/project/.clang-maxcode", Trust, &Warnings);
   if (!O) {
     llvm::consumeError(O.takeError());
     return;

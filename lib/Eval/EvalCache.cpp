@@ -77,7 +77,8 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
     return false;
   }
   std::optional<llvm::StringRef> Status = O->getString("status");
-  std::optional<EvalStatus> S = Status ? parseEvalStatus(*Status) : std::nullopt;
+  std::optional<EvalStatus> S =
+      Status ? parseEvalStatus(*Status) : std::nullopt;
   if (!S) {
     P.field("status").report("unknown status");
     return false;
@@ -107,11 +108,10 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
   if (const Array *A = O->getArray("diagnostics"))
     for (const Value &D : *A)
       if (const Object *DO = D.getAsObject())
-        R.Diagnostics.push_back(
-            {unsigned(DO->getNumber("line").value_or(0)),
-             unsigned(DO->getNumber("column").value_or(0)),
-             DO->getString("severity").value_or("").str(),
-             DO->getString("message").value_or("").str()});
+        R.Diagnostics.push_back({unsigned(DO->getNumber("line").value_or(0)),
+                                 unsigned(DO->getNumber("column").value_or(0)),
+                                 DO->getString("severity").value_or("").str(),
+                                 DO->getString("message").value_or("").str()});
   if (const Array *A = O->getArray("hot_lines"))
     for (const Value &H : *A)
       if (const Object *HO = H.getAsObject())
@@ -160,8 +160,8 @@ SQLiteFile::open(llvm::StringRef Path) {
                           SQLITE_OPEN_FULLMUTEX,
                       nullptr) != SQLITE_OK)
     return llvm::createStringError(
-        "cannot open store '" + Path.str() + "': " +
-        (F->DB ? sqlite3_errmsg(F->DB) : "out of memory"));
+        "cannot open store '" + Path.str() +
+        "': " + (F->DB ? sqlite3_errmsg(F->DB) : "out of memory"));
   sqlite3_busy_timeout(F->DB, 10000);
   // WAL: a killed run loses at most the transaction in flight.
   if (llvm::Error E = F->exec("PRAGMA journal_mode=WAL; "

@@ -61,11 +61,9 @@ static bool isCudaFile(llvm::StringRef File) {
   return Ext == ".cu" || Ext == ".cuh";
 }
 
-std::vector<std::string>
-maxcode::variantCompileCommand(const clang::tooling::CompileCommand &Command,
-                               llvm::StringRef OriginalFile,
-                               llvm::StringRef Source, llvm::StringRef Output,
-                               bool Link, bool DebugInfo) {
+std::vector<std::string> maxcode::variantCompileCommand(
+    const clang::tooling::CompileCommand &Command, llvm::StringRef OriginalFile,
+    llvm::StringRef Source, llvm::StringRef Output, bool Link, bool DebugInfo) {
   // A compiler cache in front of the compiler (`ccache g++ ...`) is left
   // out: its cache lives in the user's home, which builds never see.
   std::vector<std::string> In = Command.CommandLine;
@@ -547,8 +545,8 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
     H.update(T.Name + '\0');
     for (const std::string *P : {&T.InputPath, &T.ExpectedPath})
       if (auto B = llvm::MemoryBuffer::getFile(*P))
-        H.update(llvm::SHA256::hash(
-            llvm::arrayRefFromStringRef((*B)->getBuffer())));
+        H.update(
+            llvm::SHA256::hash(llvm::arrayRefFromStringRef((*B)->getBuffer())));
   }
   E->Fingerprint = llvm::toHex(H.final(), true);
   return E;
@@ -789,9 +787,9 @@ Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag) {
                                            : copyProject(B, Spec, Policy))
     return Fail(EvalStatus::Crash, llvm::toString(std::move(E)));
   auto R = runTracked(sandboxed(Spec, Policy), JobKind::Build, &B);
-  B.Result.BuildSeconds = std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - Start)
-                              .count();
+  B.Result.BuildSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   if (!R) // The compiler never ran (or its job was lost): not the variant's.
     return Fail(EvalStatus::Crash, llvm::toString(R.takeError()));
   B.Result.BuildLog = R->Stderr + R->Stdout;
@@ -1434,9 +1432,10 @@ void Evaluator::measure(Built &B, unsigned Repetitions, EvalResult &Out) {
   });
   if (Out.HotLines.size() > 10)
     Out.HotLines.resize(10);
-  Out.Reason = C.Ratio == 1.0 && C.RawRatio != 1.0
-                   ? "within the noise"
-                   : (C.Ratio > 1 ? "faster" : C.Ratio < 1 ? "slower" : "same");
+  Out.Reason = C.Ratio == 1.0 && C.RawRatio != 1.0 ? "within the noise"
+                                                   : (C.Ratio > 1   ? "faster"
+                                                      : C.Ratio < 1 ? "slower"
+                                                                    : "same");
 }
 
 llvm::Expected<double> Evaluator::floorCost(MeasureMode M) {

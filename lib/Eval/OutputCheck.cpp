@@ -81,9 +81,10 @@ llvm::Expected<std::vector<TestCase>> maxcode::loadTests(llvm::StringRef Dir) {
     return llvm::createStringError(
         "tests folder '" + Dir.str() +
         "' holds no input.N.txt/output.N.txt or NAME.in/NAME.out pairs");
-  std::sort(Tests.begin(), Tests.end(), [](const TestCase &A, const TestCase &B) {
-    return naturalLess(A.Name, B.Name);
-  });
+  std::sort(Tests.begin(), Tests.end(),
+            [](const TestCase &A, const TestCase &B) {
+              return naturalLess(A.Name, B.Name);
+            });
   return Tests;
 }
 

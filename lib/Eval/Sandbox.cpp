@@ -187,8 +187,7 @@ std::vector<std::string> bwrapArgv(const ProcessSpec &Spec,
   for (const std::string &R : Policy.ReadOnly) {
     std::string C = cleanPath(R);
     if (llvm::sys::path::is_absolute(C) && !isSystemPath(C) && !IsHidden(C) &&
-        !HoldsARun(C) && llvm::sys::fs::exists(C) &&
-        reachableBy(C, Policy.Uid))
+        !HoldsARun(C) && llvm::sys::fs::exists(C) && reachableBy(C, Policy.Uid))
       ReadOnly.push_back(C);
   }
   llvm::sort(ReadOnly);

@@ -50,8 +50,8 @@ PairedComparison maxcode::comparePaired(llvm::ArrayRef<double> Baseline,
   C.Spread = halfIQR(Ratios);
   // The noise is what the runs themselves vary by; a ratio must clear both it
   // and the spread of the ratios to count.
-  C.Noise = std::max({relativeSpread(Baseline), relativeSpread(Variant),
-                      NoiseFloor});
+  C.Noise =
+      std::max({relativeSpread(Baseline), relativeSpread(Variant), NoiseFloor});
   // And five standard errors of the median ratio. The half-IQRs alone are
   // cleared by chance by one comparison of a program with itself in three
   // (5 pairs), so an A/A comparison would often "win". The runs' own noise

@@ -49,9 +49,8 @@ public:
     unsigned Id;
     if (Close == llvm::StringRef::npos ||
         Spec.take_front(Close).getAsInteger(10, Id))
-      return llvm::createStringError("callgrind line " +
-                                     std::to_string(LineNo) +
-                                     ": bad compressed name");
+      return llvm::createStringError(
+          "callgrind line " + std::to_string(LineNo) + ": bad compressed name");
     llvm::StringRef Name = Spec.drop_front(Close + 1).trim();
     if (!Name.empty()) {
       Names[Id] = Name.str();
@@ -59,10 +58,9 @@ public:
     }
     auto It = Names.find(Id);
     if (It == Names.end())
-      return llvm::createStringError("callgrind line " +
-                                     std::to_string(LineNo) +
-                                     ": undefined name id " +
-                                     std::to_string(Id));
+      return llvm::createStringError(
+          "callgrind line " + std::to_string(LineNo) + ": undefined name id " +
+          std::to_string(Id));
     return It->second;
   }
 

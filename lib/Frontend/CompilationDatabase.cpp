@@ -70,8 +70,8 @@ static llvm::Expected<LoadedDatabase> loadFromDirectory(llvm::StringRef Dir) {
   std::string Error;
   if (llvm::sys::fs::exists(Json)) {
     std::unique_ptr<CompilationDatabase> DB =
-        JSONCompilationDatabase::loadFromFile(Json, Error,
-                                              JSONCommandLineSyntax::AutoDetect);
+        JSONCompilationDatabase::loadFromFile(
+            Json, Error, JSONCommandLineSyntax::AutoDetect);
     if (!DB)
       return llvm::createStringError("malformed compile database '" +
                                      Json.str() + "': " + Error);
@@ -150,8 +150,8 @@ ResolvedCommand maxcode::resolveCompileCommand(const LoadedDatabase &DB,
   bool Cuda = isCudaFile(Abs);
   R.Command.Directory = std::string(llvm::sys::path::parent_path(Abs));
   R.Command.Filename = Abs;
-  R.Command.CommandLine = {"clang++", "-x", Cuda ? "cuda" : "c++",
-                           "-std=c++17", Abs};
+  R.Command.CommandLine = {"clang++", "-x", Cuda ? "cuda" : "c++", "-std=c++17",
+                           Abs};
   R.Fallback = "the default command 'clang++ -x " +
                std::string(Cuda ? "cuda" : "c++") + " -std=c++17'";
   return R;

@@ -15,8 +15,8 @@ using namespace maxcode;
 llvm::Expected<std::vector<Target>>
 maxcode::discoverAndRank(const LoadedDatabase &DB,
                          llvm::ArrayRef<std::string> Sources,
-                         const DiscoveryOptions &Opts,
-                         llvm::raw_ostream &Diags, DiscoveryReport *Report) {
+                         const DiscoveryOptions &Opts, llvm::raw_ostream &Diags,
+                         DiscoveryReport *Report) {
   std::vector<Target> All;
   for (const std::string &Source : Sources) {
     std::string File = makeAbsolutePath(Source);
@@ -25,9 +25,9 @@ maxcode::discoverAndRank(const LoadedDatabase &DB,
                                      "' does not exist");
     ResolvedCommand RC = resolveCompileCommand(DB, File);
     warnIfFallback(RC, Source, DB, Diags);
-    auto Parsed = parseFile(RC.Command, File, Opts.Settings, Diags,
-                            std::nullopt, nullptr,
-                            ParseErrors::BlockTheirTargets);
+    auto Parsed =
+        parseFile(RC.Command, File, Opts.Settings, Diags, std::nullopt, nullptr,
+                  ParseErrors::BlockTheirTargets);
     if (!Parsed)
       return Parsed.takeError();
     std::vector<BlockedTarget> Blocked;
@@ -40,8 +40,7 @@ maxcode::discoverAndRank(const LoadedDatabase &DB,
     std::move(Targets.begin(), Targets.end(), std::back_inserter(All));
   }
   if (!Opts.ProfileCommand.empty()) {
-    auto Profile = runUnderCallgrind(Opts.ProfileCommand,
-                                     Opts.ProfileDirectory,
+    auto Profile = runUnderCallgrind(Opts.ProfileCommand, Opts.ProfileDirectory,
                                      Opts.ProfileTimeoutSeconds);
     if (!Profile)
       return Profile.takeError();

@@ -22,25 +22,25 @@ using namespace maxcode;
 namespace {
 /// What to do with one nvcc flag.
 enum class NvccAction {
-  Drop,        ///< nvcc-only, no meaning for parsing.
-  Arch,        ///< -arch/-code: the value names an architecture.
-  Gencode,     ///< -gencode arch=...,code=...
-  HostFlags,   ///< -Xcompiler a,b: host compiler flags, passed on.
-  HostCompiler, ///< -ccbin X: which host compiler (for its own headers).
+  Drop,          ///< nvcc-only, no meaning for parsing.
+  Arch,          ///< -arch/-code: the value names an architecture.
+  Gencode,       ///< -gencode arch=...,code=...
+  HostFlags,     ///< -Xcompiler a,b: host compiler flags, passed on.
+  HostCompiler,  ///< -ccbin X: which host compiler (for its own headers).
   IncludePath,   ///< --include-path D -> -I D.
   SystemInclude, ///< --system-include D -> -isystem D.
   PreInclude,    ///< --pre-include F -> -include F.
   DefineMacro,   ///< --define-macro M -> -D M.
   UndefineMacro, ///< --undefine-macro M -> -U M.
   Compile,       ///< --compile -> -c.
-  FastMath,    ///< --use_fast_math -> -ffast-math.
-  Rdc,         ///< -rdc=true -> -fgpu-rdc.
-  DeviceC,     ///< -dc -> -fgpu-rdc -c.
-  Std,         ///< -std c++17 / --std=c++17 -> -std=c++17.
-  OptionsFile, ///< --options-file F: inline F.
+  FastMath,      ///< --use_fast_math -> -ffast-math.
+  Rdc,           ///< -rdc=true -> -fgpu-rdc.
+  DeviceC,       ///< -dc -> -fgpu-rdc -c.
+  Std,           ///< -std c++17 / --std=c++17 -> -std=c++17.
+  OptionsFile,   ///< --options-file F: inline F.
   DefaultStream, ///< --default-stream per-thread -> a macro.
-  Language,    ///< -x cu -> -x cuda.
-  LinkOnly,    ///< -dlink / -lib / -link: not a compile command.
+  Language,      ///< -x cu -> -x cuda.
+  LinkOnly,      ///< -dlink / -lib / -link: not a compile command.
   WarningKinds,  ///< -Werror cross-execution-space-call: nvcc\'s, dropped.
 };
 
@@ -547,9 +547,10 @@ std::vector<std::string> maxcode::translateNvccArguments(
   return std::move(T.Out);
 }
 
-std::vector<std::string> maxcode::adjustForParsing(
-    llvm::ArrayRef<std::string> Args, llvm::StringRef File,
-    llvm::StringRef Directory, const ParseSettings &S) {
+std::vector<std::string>
+maxcode::adjustForParsing(llvm::ArrayRef<std::string> Args,
+                          llvm::StringRef File, llvm::StringRef Directory,
+                          const ParseSettings &S) {
   bool Nvcc = isNvccCommand(Args);
   std::vector<std::string> Out =
       Nvcc ? translateNvccArguments(Args, Directory, S) : Args.vec();

@@ -52,10 +52,10 @@ double Target::staticScore() const {
 }
 
 void maxcode::rankTargets(std::vector<Target> &Targets) {
-  bool Measured = !Targets.empty() &&
-                  llvm::all_of(Targets, [](const Target &T) {
-                    return T.Share.has_value();
-                  });
+  bool Measured =
+      !Targets.empty() && llvm::all_of(Targets, [](const Target &T) {
+        return T.Share.has_value();
+      });
   std::stable_sort(Targets.begin(), Targets.end(),
                    [Measured](const Target &A, const Target &B) {
                      if (Measured)
@@ -65,8 +65,7 @@ void maxcode::rankTargets(std::vector<Target> &Targets) {
 }
 
 llvm::Expected<std::vector<Target>>
-maxcode::selectTargets(const std::vector<Target> &Ranked,
-                       llvm::StringRef Names,
+maxcode::selectTargets(const std::vector<Target> &Ranked, llvm::StringRef Names,
                        llvm::ArrayRef<BlockedTarget> Blocked) {
   auto BlockedError = [](const BlockedTarget &B) {
     return llvm::createStringError("target '" + B.T.Name +
@@ -109,7 +108,8 @@ maxcode::selectTargets(const std::vector<Target> &Ranked,
   }
   std::vector<Target> Out;
   for (llvm::StringRef W : Wanted) {
-    auto It = llvm::find_if(Ranked, [&](const Target &T) { return T.Name == W; });
+    auto It =
+        llvm::find_if(Ranked, [&](const Target &T) { return T.Name == W; });
     if (It == Ranked.end()) {
       auto B = llvm::find_if(
           Blocked, [&](const BlockedTarget &B) { return B.T.Name == W; });
@@ -437,8 +437,7 @@ std::string blockingReason(const FunctionDecl *FD, unsigned BeginOff,
              : 0);
     for (const ClangError &E : Parsed.Errors) {
       std::pair<FileID, unsigned> At = SM.getDecomposedLoc(E.Loc);
-      if (At.first == B.first && At.second >= B.second &&
-          At.second < EndOffset)
+      if (At.first == B.first && At.second >= B.second && At.second < EndOffset)
         return "it uses '" + Name + "', which has an error: " + E.Text;
     }
   }
@@ -469,8 +468,9 @@ std::string collapseWhitespace(llvm::StringRef S) {
 }
 } // namespace
 
-std::vector<Target> maxcode::discoverTargets(ParsedFile &Parsed,
-                                             std::vector<BlockedTarget> *Blocked) {
+std::vector<Target>
+maxcode::discoverTargets(ParsedFile &Parsed,
+                         std::vector<BlockedTarget> *Blocked) {
   ASTContext &Ctx = Parsed.AST->getASTContext();
   const SourceManager &SM = Ctx.getSourceManager();
   FileID Main = SM.getMainFileID();
@@ -488,14 +488,13 @@ std::vector<Target> maxcode::discoverTargets(ParsedFile &Parsed,
     if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate())
       Begin = SM.getExpansionLoc(FTD->getBeginLoc());
     if (FD->getNumTemplateParameterLists())
-      Begin = SM.getExpansionLoc(
-          FD->getTemplateParameterList(0)->getTemplateLoc());
+      Begin =
+          SM.getExpansionLoc(FD->getTemplateParameterList(0)->getTemplateLoc());
     for (const Attr *A : FD->attrs()) {
       if (A->isImplicit() || A->isInherited() || !A->getLocation().isValid())
         continue;
       SourceLocation L = SM.getExpansionLoc(A->getRange().getBegin());
-      if (SM.isWrittenInMainFile(L) &&
-          SM.isBeforeInTranslationUnit(L, Begin))
+      if (SM.isWrittenInMainFile(L) && SM.isBeforeInTranslationUnit(L, Begin))
         Begin = L;
     }
     SourceLocation End = SM.getExpansionLoc(FD->getEndLoc());
@@ -523,7 +522,8 @@ std::vector<Target> maxcode::discoverTargets(ParsedFile &Parsed,
     if (!index::generateUSRForDecl(FD, USR))
       T.USR = std::string(USR);
     if (const Stmt *Body = FD->getBody()) {
-      unsigned BodyOff = SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()));
+      unsigned BodyOff =
+          SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()));
       if (BodyOff > BeginOff && BodyOff <= EndOff)
         T.Signature =
             collapseWhitespace(Buffer.slice(BeginOff, BodyOff).rtrim());
@@ -531,8 +531,8 @@ std::vector<Target> maxcode::discoverTargets(ParsedFile &Parsed,
       L.TraverseStmt(const_cast<Stmt *>(Body));
       T.LoopDepth = L.Max;
     }
-    std::array<uint8_t, 32> Hash = llvm::SHA256::hash(llvm::arrayRefFromStringRef(
-        Buffer.slice(BeginOff, EndOff)));
+    std::array<uint8_t, 32> Hash = llvm::SHA256::hash(
+        llvm::arrayRefFromStringRef(Buffer.slice(BeginOff, EndOff)));
     T.TextHash = llvm::toHex(Hash, /*LowerCase=*/true);
     auto It = V.Launches.find(FD->getCanonicalDecl());
     if (It != V.Launches.end())
@@ -566,8 +566,9 @@ std::vector<Target> maxcode::discoverTargets(ParsedFile &Parsed,
     }
     Out.push_back(std::move(T));
   }
-  std::stable_sort(Out.begin(), Out.end(), [](const Target &A, const Target &B) {
-    return A.BeginOffset < B.BeginOffset;
-  });
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const Target &A, const Target &B) {
+                     return A.BeginOffset < B.BeginOffset;
+                   });
   return Out;
 }

@@ -57,17 +57,26 @@ llvm::StringRef maxcode::critiqueTagName(CritiqueTag T) {
 }
 
 llvm::ArrayRef<CritiqueTag> maxcode::allCritiqueTags() {
-  static const CritiqueTag All[] = {
-      CritiqueTag::Rejected,        CritiqueTag::BuildError,
-      CritiqueTag::Crash,           CritiqueTag::Timeout,
-      CritiqueTag::WrongOutput,     CritiqueTag::Faster,
-      CritiqueTag::Slower,          CritiqueTag::WithinNoise,
-      CritiqueTag::HotLoop,         CritiqueTag::IOBound,
-      CritiqueTag::StartupBound,    CritiqueTag::MemoryBound,
-      CritiqueTag::ComputeBound,    CritiqueTag::LatencyBound,
-      CritiqueTag::LowOccupancy,    CritiqueTag::RegisterLimited,
-      CritiqueTag::SharedMemoryLimited, CritiqueTag::BlockSizeLimited,
-      CritiqueTag::PoorL1HitRate,   CritiqueTag::PoorL2HitRate};
+  static const CritiqueTag All[] = {CritiqueTag::Rejected,
+                                    CritiqueTag::BuildError,
+                                    CritiqueTag::Crash,
+                                    CritiqueTag::Timeout,
+                                    CritiqueTag::WrongOutput,
+                                    CritiqueTag::Faster,
+                                    CritiqueTag::Slower,
+                                    CritiqueTag::WithinNoise,
+                                    CritiqueTag::HotLoop,
+                                    CritiqueTag::IOBound,
+                                    CritiqueTag::StartupBound,
+                                    CritiqueTag::MemoryBound,
+                                    CritiqueTag::ComputeBound,
+                                    CritiqueTag::LatencyBound,
+                                    CritiqueTag::LowOccupancy,
+                                    CritiqueTag::RegisterLimited,
+                                    CritiqueTag::SharedMemoryLimited,
+                                    CritiqueTag::BlockSizeLimited,
+                                    CritiqueTag::PoorL1HitRate,
+                                    CritiqueTag::PoorL2HitRate};
   return All;
 }
 

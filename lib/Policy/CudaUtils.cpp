@@ -180,8 +180,7 @@ std::optional<int64_t> maxcode::launchBlockSize(const CUDAKernelCallExpr *L,
     return V;
   const Expr *E = B->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    const Expr *Init =
-        unchangedInit(dyn_cast<VarDecl>(DRE->getDecl()), AST);
+    const Expr *Init = unchangedInit(dyn_cast<VarDecl>(DRE->getDecl()), AST);
     if (!Init)
       return std::nullopt;
     E = Init->IgnoreImplicit();
@@ -258,7 +257,7 @@ bool maxcode::unsafeInLoop(const Stmt *S) {
 }
 
 std::optional<IndexGuard> maxcode::matchIndexGuard(const FunctionDecl *FD,
-                                          ASTContext &AST) {
+                                                   ASTContext &AST) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
   if (!Body || Body->size() < 2)
     return std::nullopt;
@@ -268,15 +267,15 @@ std::optional<IndexGuard> maxcode::matchIndexGuard(const FunctionDecl *FD,
   if (!G.Decl || !G.Decl->isSingleDecl())
     return std::nullopt;
   G.Index = dyn_cast<VarDecl>(G.Decl->getSingleDecl());
-  if (!G.Index || !G.Index->getInit() ||
-      !G.Index->getType()->isIntegerType() ||
+  if (!G.Index || !G.Index->getInit() || !G.Index->getType()->isIntegerType() ||
       !isGlobalThreadIndex(G.Index->getInit(), 'x'))
     return std::nullopt;
   ++It;
   const auto *If = dyn_cast<IfStmt>(*It);
   if (!If || If->getElse() || If->getInit() || If->getConditionVariable())
     return std::nullopt;
-  const auto *Cond = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+  const auto *Cond =
+      dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
   if (!Cond)
     return std::nullopt;
   const auto *L = dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());

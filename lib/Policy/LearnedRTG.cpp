@@ -126,7 +126,8 @@ LearnedRTG::fit(llvm::ArrayRef<RTGExample> Examples, double Lambda) {
   if (Examples.size() < 4)
     return llvm::createStringError(
         "too few stored nodes to train the reward-to-go model (" +
-        std::to_string(Examples.size()) + "; run a few searches with --store "
+        std::to_string(Examples.size()) +
+        "; run a few searches with --store "
         "first)");
   std::unique_ptr<LearnedRTG> M(new LearnedRTG());
   llvm::StringSet<> Rules, Tags;
@@ -228,13 +229,14 @@ double maxcode::spearman(llvm::ArrayRef<double> A, llvm::ArrayRef<double> B) {
   return DA > 0 && DB > 0 ? Num / std::sqrt(DA * DB) : 0;
 }
 
-llvm::Expected<RTGTraining> maxcode::trainRTG(llvm::ArrayRef<RTGExample> Examples) {
+llvm::Expected<RTGTraining>
+maxcode::trainRTG(llvm::ArrayRef<RTGExample> Examples) {
   std::vector<RTGExample> Train, Held;
   for (const RTGExample &E : Examples)
-    (llvm::xxh3_64bits(llvm::StringRef(reinterpret_cast<const char *>(&E.Id),
-                                       sizeof(E.Id))) %
-         5 ==
-     0
+    (llvm::xxh3_64bits(
+         llvm::StringRef(reinterpret_cast<const char *>(&E.Id), sizeof(E.Id))) %
+                 5 ==
+             0
          ? Held
          : Train)
         .push_back(E);

@@ -114,9 +114,7 @@ const SourceManager &RuleContext::getSourceManager() const {
   return Parsed.AST->getSourceManager();
 }
 
-bool RuleContext::isCuda() const {
-  return getASTContext().getLangOpts().CUDA;
-}
+bool RuleContext::isCuda() const { return getASTContext().getLangOpts().CUDA; }
 
 bool RuleContext::isCPlusPlus() const {
   return getASTContext().getLangOpts().CPlusPlus;

@@ -27,8 +27,8 @@ std::vector<std::string> maxcode::getHostPragmaFeatures() {
   llvm::StringMap<bool> Features = llvm::sys::getHostCPUFeatures();
   // Only extensions GCC's target pragma names the same way, in a fixed
   // order.
-  for (const char *F : {"avx", "avx2", "bmi", "bmi2", "fma", "lzcnt",
-                        "popcnt"}) {
+  for (const char *F :
+       {"avx", "avx2", "bmi", "bmi2", "fma", "lzcnt", "popcnt"}) {
     auto It = Features.find(F);
     if (It != Features.end() && It->second)
       Out.push_back(F);
@@ -76,8 +76,8 @@ maxcode::listVariants(const ListVariantsOptions &Opts,
   R.T = &L.T;
   R.Selection = std::move(*Selection);
   bool Cuda = Parsed->AST->getLangOpts().CUDA;
-  R.Options.Scope = Opts.Scope ? *Opts.Scope
-                               : (Cuda ? EditScope::Target : EditScope::File);
+  R.Options.Scope =
+      Opts.Scope ? *Opts.Scope : (Cuda ? EditScope::Target : EditScope::File);
   R.Options.CompilerIsGCC = buildsWithGcc(RC.Command, L.File);
   R.Options.HostFeatures = getHostPragmaFeatures();
   R.Options.CheckOptions = Opts.CheckOptions;

@@ -36,13 +36,13 @@ std::vector<bool> loopLines(llvm::ArrayRef<llvm::StringRef> Lines) {
   std::vector<bool> InLoop(Lines.size() + 2, false);
   auto IsLoopHeader = [](llvm::StringRef H) {
     H = H.trim();
-    auto Word = H.take_while([](char C) {
-      return llvm::isAlnum(C) || C == '_';
-    });
+    auto Word =
+        H.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
     if (Word == "for" || Word == "while" || Word == "do")
       return true;
     std::string Lower = Word.lower();
-    return !Word.empty() && H.drop_front(Word.size()).ltrim().starts_with("(") &&
+    return !Word.empty() &&
+           H.drop_front(Word.size()).ltrim().starts_with("(") &&
            (llvm::StringRef(Lower).contains("rep") ||
             llvm::StringRef(Lower).starts_with("for") ||
             llvm::StringRef(Lower).contains("loop"));
@@ -83,14 +83,15 @@ std::vector<bool> loopLines(llvm::ArrayRef<llvm::StringRef> Lines) {
 bool isIOLine(llvm::StringRef Line) {
   for (const char *Word :
        {"cin", "cout", "cerr", "scanf", "printf", "getline", "getchar",
-        "putchar", "puts", "gets", "fread", "fwrite", "mc_in", "mc_out",
-        "endl", "ifstream", "ofstream"}) {
+        "putchar", "puts", "gets", "fread", "fwrite", "mc_in", "mc_out", "endl",
+        "ifstream", "ofstream"}) {
     size_t At = Line.find(Word);
     while (At != llvm::StringRef::npos) {
-      bool Start = At == 0 || !(llvm::isAlnum(Line[At - 1]) || Line[At - 1] == '_');
+      bool Start =
+          At == 0 || !(llvm::isAlnum(Line[At - 1]) || Line[At - 1] == '_');
       size_t End = At + strlen(Word);
-      bool Stop = End >= Line.size() ||
-                  !(llvm::isAlnum(Line[End]) || Line[End] == '_');
+      bool Stop =
+          End >= Line.size() || !(llvm::isAlnum(Line[End]) || Line[End] == '_');
       if (Start && Stop)
         return true;
       At = Line.find(Word, At + 1);
@@ -193,8 +194,9 @@ void critiqueBuild(const EvalResult &R, const Variant &V,
     if (!Src.empty())
       OS << "\n    " << D.Line << " | " << Src;
     if (!BaseText.empty())
-      OS << "\n    (" << (Changed(D.Line) ? "a line the variant changed"
-                                           : "a line the variant kept")
+      OS << "\n    ("
+         << (Changed(D.Line) ? "a line the variant changed"
+                             : "a line the variant kept")
          << ")";
   }
   if (Errors.size() > 5)
@@ -209,11 +211,10 @@ void critiqueBuild(const EvalResult &R, const Variant &V,
 }
 
 void critiqueSpeed(const EvalResult &R, Report &Out) {
-  std::string Costs =
-      llvm::formatv("baseline {0}, variant {1}",
-                    formatCost(R.BaselineCost, R.CostUnit),
-                    formatCost(R.VariantCost, R.CostUnit))
-          .str();
+  std::string Costs = llvm::formatv("baseline {0}, variant {1}",
+                                    formatCost(R.BaselineCost, R.CostUnit),
+                                    formatCost(R.VariantCost, R.CostUnit))
+                          .str();
   std::string Spread = llvm::formatv("spread +/-{0:f3}, noise {1:f1}%",
                                      R.RatioSpread, R.Noise * 100)
                            .str();
@@ -247,8 +248,8 @@ void critiqueHotLines(const EvalResult &R,
     if (I > 0 && H.Share < 0.001)
       break;
     llvm::StringRef Src = lineText(Lines, H.Line);
-    Text += llvm::formatv("\n  line {0} ({1:f1}%): {2}", H.Line,
-                          H.Share * 100, Src.empty() ? "?" : Src)
+    Text += llvm::formatv("\n  line {0} ({1:f1}%): {2}", H.Line, H.Share * 100,
+                          Src.empty() ? "?" : Src)
                 .str();
     IO |= H.Share >= 0.1 && isIOLine(Src);
   }
@@ -276,19 +277,19 @@ void critiqueGpu(const EvalResult &R, Report &Out) {
   if (R.Metrics.empty())
     return;
   auto Sm = metric(R, {"sm__throughput.avg.pct_of_peak_sustained_elapsed"});
-  auto Dram =
-      metric(R, {"dram__throughput.avg.pct_of_peak_sustained_elapsed"});
+  auto Dram = metric(R, {"dram__throughput.avg.pct_of_peak_sustained_elapsed"});
   auto Occ = metric(R, {"sm__warps_active.avg.pct_of_peak_sustained_active",
                         "achieved_occupancy"});
   auto L1 = metric(R, {"l1tex__t_sector_hit_rate.pct"});
   auto L2 = metric(R, {"lts__t_sector_hit_rate.pct"});
-  auto Regs = metric(R, {"registers_per_thread", "launch__registers_per_thread"});
+  auto Regs =
+      metric(R, {"registers_per_thread", "launch__registers_per_thread"});
   auto Block = metric(R, {"block_size", "launch__block_size"});
   double Smem =
       metric(R, {"static_shared_memory", "launch__shared_mem_per_block_static"})
           .value_or(0) +
-      metric(R, {"dynamic_shared_memory",
-                 "launch__shared_mem_per_block_dynamic"})
+      metric(R,
+             {"dynamic_shared_memory", "launch__shared_mem_per_block_dynamic"})
           .value_or(0);
 
   if (Sm && Dram) {
@@ -411,11 +412,12 @@ Critique maxcode::critiqueByRules(const EvalResult &R, const Variant &V,
   case EvalStatus::Crash:
   case EvalStatus::Timeout:
   case EvalStatus::WrongOutput: {
-    CritiqueTag T = R.Status == EvalStatus::Crash     ? CritiqueTag::Crash
-                    : R.Status == EvalStatus::Timeout ? CritiqueTag::Timeout
-                                                      : CritiqueTag::WrongOutput;
-    std::string Text = R.Reason.empty() ? std::string(evalStatusName(R.Status))
-                                        : R.Reason;
+    CritiqueTag T = R.Status == EvalStatus::Crash ? CritiqueTag::Crash
+                    : R.Status == EvalStatus::Timeout
+                        ? CritiqueTag::Timeout
+                        : CritiqueTag::WrongOutput;
+    std::string Text =
+        R.Reason.empty() ? std::string(evalStatusName(R.Status)) : R.Reason;
     if (R.TestsTotal)
       Text += llvm::formatv(" ({0} of {1} tests passed)", R.TestsPassed,
                             R.TestsTotal)
@@ -442,8 +444,7 @@ Critique maxcode::critiqueByRules(const EvalResult &R, const Variant &V,
   }
   critiqueHotLines(R, Lines, Out);
   critiqueGpu(R, Out);
-  return Out.finish(Blame ? blameable(V) : std::vector<std::string>(),
-                    R.Notes);
+  return Out.finish(Blame ? blameable(V) : std::vector<std::string>(), R.Notes);
 }
 
 Critique RulesCritic::critique(const EvalResult &R, const Variant &V,

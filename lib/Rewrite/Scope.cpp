@@ -70,8 +70,8 @@ llvm::Expected<size_t> matchPrefix(llvm::StringRef OrigPrefix,
         (LastPartial ? !V.Text[VI].starts_with(OL) : V.Text[VI] != OL))
       return llvm::createStringError(
           "line " + std::to_string(OI + 1) +
-          " (before the target) was changed or removed: '" +
-          OL.trim().str() + "'");
+          " (before the target) was changed or removed: '" + OL.trim().str() +
+          "'");
     if (LastPartial)
       return V.Offset[VI] + OL.size();
     ++VI;
@@ -106,9 +106,8 @@ llvm::Error maxcode::checkScope(llvm::StringRef Original,
       S = ORest;
       ++Line;
     }
-    return llvm::createStringError(
-        "the text after the target (from line " + std::to_string(T.EndLine) +
-        ") was changed");
+    return llvm::createStringError("the text after the target (from line " +
+                                   std::to_string(T.EndLine) + ") was changed");
   }
   llvm::StringRef Head = VariantText.drop_back(Suffix.size());
   auto Kept = matchPrefix(Original.take_front(T.BeginOffset), Head);

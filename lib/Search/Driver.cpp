@@ -311,7 +311,7 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
   // and for CUDA the harness may share the file (DESIGN section 2).
   bool Cuda = S.T.Kind != TargetKind::CpuFunction ||
               llvm::sys::path::extension(S.File) == ".cu";
-  C.Scope = Opts.Scope ? *Opts.Scope
+  C.Scope = Opts.Scope                   ? *Opts.Scope
             : (C.programMode() && !Cuda) ? EditScope::File
                                          : EditScope::Target;
   C.Measure = Opts.Measure;
@@ -440,9 +440,10 @@ public:
                 double Elapsed) override {
     if (Terminal) {
       double Left = Done ? Elapsed / Done * (Budget - Done) : 0;
-      Err << llvm::formatv("\r[{0}/{1}] best {2:f3}x  {3:f0} s elapsed, ~{4:f0} "
-                           "s left   ",
-                           Done, Budget, Best, Elapsed, Left);
+      Err << llvm::formatv(
+          "\r[{0}/{1}] best {2:f3}x  {3:f0} s elapsed, ~{4:f0} "
+          "s left   ",
+          Done, Budget, Best, Elapsed, Left);
       if (Done == Budget)
         Err << "\n";
       Err.flush();

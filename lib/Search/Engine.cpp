@@ -87,7 +87,8 @@ int SearchEngine::incumbent(const std::vector<Node> &Nodes) const {
   return Best;
 }
 
-std::vector<unsigned> SearchEngine::select(const std::vector<Node> &Nodes) const {
+std::vector<unsigned>
+SearchEngine::select(const std::vector<Node> &Nodes) const {
   std::vector<unsigned> Candidates;
   for (const Node &N : Nodes)
     if (expandable(N))

@@ -166,8 +166,8 @@ RolloutStore::open(std::shared_ptr<SQLiteFile> F) {
   return std::unique_ptr<RolloutStore>(new RolloutStore(std::move(F)));
 }
 
-llvm::Expected<int64_t> RolloutStore::beginRun(const RunInfo &Info,
-                                               bool Resume, bool &Resumed) {
+llvm::Expected<int64_t> RolloutStore::beginRun(const RunInfo &Info, bool Resume,
+                                               bool &Resumed) {
   std::lock_guard<std::recursive_mutex> L(File->mutex());
   Resumed = false;
   std::string Sha = variantHash(Info.OriginalText);
@@ -175,8 +175,10 @@ llvm::Expected<int64_t> RolloutStore::beginRun(const RunInfo &Info,
     Statement S(*File, "SELECT id FROM runs WHERE file = ?1 AND target = ?2 "
                        "AND original_sha256 = ?3 AND config = ?4 AND "
                        "status = 'running' ORDER BY id DESC LIMIT 1");
-    S.bind(1, Info.File).bind(2, Info.Target).bind(3, Sha).bind(4,
-                                                               Info.ConfigJSON);
+    S.bind(1, Info.File)
+        .bind(2, Info.Target)
+        .bind(3, Sha)
+        .bind(4, Info.ConfigJSON);
     if (S && S.step() == SQLITE_ROW) {
       Run = S.integer(0);
       Resumed = true;
@@ -315,8 +317,9 @@ llvm::Error RolloutStore::saveRTGModel(const LearnedRTG &M, double Spearman,
   std::lock_guard<std::recursive_mutex> L(File->mutex());
   Statement S(*File, "INSERT INTO rtg_models(model, spearman, examples) "
                      "VALUES (?1, ?2, ?3)");
-  S.bind(1, jsonText(M.toJSON())).bindDouble(2, Spearman).bind(3,
-                                                               int64_t(Examples));
+  S.bind(1, jsonText(M.toJSON()))
+      .bindDouble(2, Spearman)
+      .bind(3, int64_t(Examples));
   if (S.step() != SQLITE_DONE)
     return S.error();
   return llvm::Error::success();
@@ -326,9 +329,9 @@ llvm::Expected<std::unique_ptr<LearnedRTG>> RolloutStore::latestRTGModel() {
   std::lock_guard<std::recursive_mutex> L(File->mutex());
   Statement S(*File, "SELECT model FROM rtg_models ORDER BY id DESC LIMIT 1");
   if (!S || S.step() != SQLITE_ROW)
-    return llvm::createStringError(
-        "no reward-to-go model in store '" + File->path() +
-        "': train one with --train-rtg first");
+    return llvm::createStringError("no reward-to-go model in store '" +
+                                   File->path() +
+                                   "': train one with --train-rtg first");
   auto V = llvm::json::parse(S.text(0));
   if (!V)
     return V.takeError();
@@ -351,10 +354,9 @@ llvm::Error RolloutStore::exportRTGDataset(llvm::raw_ostream &OS) {
     llvm::json::Object Row{
         {"run", S.integer(0)},
         {"node", S.integer(1)},
-        {"observation",
-         llvm::json::Object{{"target", S.text(2)},
-                            {"current_code", S.text(3)},
-                            {"critique", S.text(4)}}},
+        {"observation", llvm::json::Object{{"target", S.text(2)},
+                                           {"current_code", S.text(3)},
+                                           {"critique", S.text(4)}}},
         {"candidate",
          llvm::json::Object{{"code", S.text(5)},
                             {"description", S.text(6)},

@@ -44,8 +44,10 @@ std::vector<EditKind> shortestEditScript(llvm::ArrayRef<llvm::StringRef> A,
   while (Suffix < A.size() - Prefix && Suffix < B.size() - Prefix &&
          A[A.size() - 1 - Suffix] == B[B.size() - 1 - Suffix])
     ++Suffix;
-  llvm::ArrayRef<llvm::StringRef> MA = A.slice(Prefix, A.size() - Prefix - Suffix);
-  llvm::ArrayRef<llvm::StringRef> MB = B.slice(Prefix, B.size() - Prefix - Suffix);
+  llvm::ArrayRef<llvm::StringRef> MA =
+      A.slice(Prefix, A.size() - Prefix - Suffix);
+  llvm::ArrayRef<llvm::StringRef> MB =
+      B.slice(Prefix, B.size() - Prefix - Suffix);
 
   std::vector<EditKind> Middle;
   long N = MA.size(), M = MB.size(), Max = N + M;

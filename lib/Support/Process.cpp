@@ -74,9 +74,10 @@ std::vector<std::string> maxcode::splitCommandLine(llvm::StringRef Command) {
 }
 
 std::string maxcode::shellQuote(llvm::StringRef Word) {
-  if (!Word.empty() && Word.find_first_not_of(
-                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                           "0123456789_-+=./:,@%") == llvm::StringRef::npos)
+  if (!Word.empty() &&
+      Word.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+          "0123456789_-+=./:,@%") == llvm::StringRef::npos)
     return Word.str();
   std::string Out = "'";
   for (char C : Word) {

@@ -49,12 +49,12 @@ static cl::opt<std::string>
     BuildPath("p", cl::desc("Build folder holding compile_commands.json"),
               cl::value_desc("dir"), cl::cat(MaxcodeCategory));
 enum class OutputFormat { Text, JSON };
-static cl::opt<OutputFormat> Format(
-    "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
-    cl::values(clEnumValN(OutputFormat::Text, "text", "for people"),
-               clEnumValN(OutputFormat::JSON, "json",
-                          "versioned JSON (docs/JSONOutput.md)")),
-    cl::cat(MaxcodeCategory));
+static cl::opt<OutputFormat>
+    Format("format", cl::desc("Output format"), cl::init(OutputFormat::Text),
+           cl::values(clEnumValN(OutputFormat::Text, "text", "for people"),
+                      clEnumValN(OutputFormat::JSON, "json",
+                                 "versioned JSON (docs/JSONOutput.md)")),
+           cl::cat(MaxcodeCategory));
 static cl::opt<bool> ListTargets("list-targets",
                                  cl::desc("List the targets and exit"),
                                  cl::cat(MaxcodeCategory));
@@ -63,10 +63,10 @@ static cl::opt<bool> PrintParseCommand(
     cl::desc("Print the command line Clang is given to parse each source "
              "(nvcc's translated, docs/CUDA.md) and exit"),
     cl::cat(MaxcodeCategory));
-static cl::opt<std::string> ProfileCmd(
-    "profile-cmd",
-    cl::desc("Rank targets by running this command under callgrind"),
-    cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    ProfileCmd("profile-cmd",
+               cl::desc("Rank targets by running this command under callgrind"),
+               cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
 static cl::opt<std::string> TargetNames(
     "target",
     cl::desc("Qualified names of the targets, comma-separated (default: the "
@@ -83,9 +83,10 @@ static cl::opt<std::string> TestsDir(
     cl::desc("Program mode: input.N.txt/output.N.txt or NAME.in/NAME.out "
              "pairs, fed on stdin"),
     cl::value_desc("dir"), cl::cat(MaxcodeCategory));
-static cl::opt<double> Tolerance(
-    "tolerance", cl::desc("Numbers in outputs may differ by this much"),
-    cl::init(1e-3), cl::cat(MaxcodeCategory));
+static cl::opt<double>
+    Tolerance("tolerance",
+              cl::desc("Numbers in outputs may differ by this much"),
+              cl::init(1e-3), cl::cat(MaxcodeCategory));
 static cl::opt<unsigned> MeasureTests(
     "measure-tests",
     cl::desc("Program mode: how many of the largest inputs are timed"),
@@ -156,16 +157,16 @@ static cl::opt<MeasureMode> Measure(
                clEnumValN(MeasureMode::CudaKernel, "cuda-kernel",
                           "GPU time of all kernels, from CUPTI")),
     cl::cat(MaxcodeCategory));
-static cl::opt<SandboxMode> Sandbox(
-    "sandbox", cl::desc("How builds and runs are isolated"),
-    cl::init(SandboxMode::Auto),
-    cl::values(clEnumValN(SandboxMode::Auto, "auto",
-                          "bubblewrap when it works, else limits only"),
-               clEnumValN(SandboxMode::Bwrap, "bwrap",
-                          "bubblewrap: no network, read-only system"),
-               clEnumValN(SandboxMode::None, "none",
-                          "process group and limits only")),
-    cl::cat(MaxcodeCategory));
+static cl::opt<SandboxMode>
+    Sandbox("sandbox", cl::desc("How builds and runs are isolated"),
+            cl::init(SandboxMode::Auto),
+            cl::values(clEnumValN(SandboxMode::Auto, "auto",
+                                  "bubblewrap when it works, else limits only"),
+                       clEnumValN(SandboxMode::Bwrap, "bwrap",
+                                  "bubblewrap: no network, read-only system"),
+                       clEnumValN(SandboxMode::None, "none",
+                                  "process group and limits only")),
+            cl::cat(MaxcodeCategory));
 static cl::opt<double> Timeout("timeout",
                                cl::desc("Wall-clock limit of one run (s)"),
                                cl::init(10), cl::cat(MaxcodeCategory));
@@ -174,9 +175,10 @@ static cl::opt<unsigned>
          cl::desc("Builds in parallel, or with --executor=slurm jobs in "
                   "flight (default: cores)"),
          cl::init(0), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned> Repetitions(
-    "repetitions", cl::desc("Timed baseline/variant pairs per comparison"),
-    cl::init(5), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned>
+    Repetitions("repetitions",
+                cl::desc("Timed baseline/variant pairs per comparison"),
+                cl::init(5), cl::cat(MaxcodeCategory));
 static cl::opt<std::string>
     StorePath("store",
               cl::desc("The rollout store (SQLite), also the evaluation "
@@ -241,18 +243,20 @@ static cl::opt<std::string> CritiqueBase(
     "critique-base",
     cl::desc("With --critique: the file the variant was made from"),
     cl::value_desc("file"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> CritiqueRules(
-    "critique-rules",
-    cl::desc("With --critique: the rules that made the variant"),
-    cl::value_desc("id,..."), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    CritiqueRules("critique-rules",
+                  cl::desc("With --critique: the rules that made the variant"),
+                  cl::value_desc("id,..."), cl::cat(MaxcodeCategory));
 
 // The search (docs/Search.md).
-static cl::opt<std::string> PolicyName(
-    "policy", cl::desc("Who proposes variants: rules (built in) or llm"),
-    cl::init("rules"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> CriticName(
-    "critic", cl::desc("Who explains evaluations: rules, llm or none"),
-    cl::init("rules"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    PolicyName("policy",
+               cl::desc("Who proposes variants: rules (built in) or llm"),
+               cl::init("rules"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string>
+    CriticName("critic",
+               cl::desc("Who explains evaluations: rules, llm or none"),
+               cl::init("rules"), cl::cat(MaxcodeCategory));
 static cl::opt<std::string> RTGName(
     "rtg",
     cl::desc("Reward-to-go model reranking proposals: none, learned or llm"),
@@ -290,9 +294,9 @@ static cl::opt<double>
           cl::init(1.0), cl::cat(MaxcodeCategory));
 static cl::opt<uint64_t> Seed("seed", cl::desc("Seed of every random choice"),
                               cl::init(0), cl::cat(MaxcodeCategory));
-static cl::opt<double>
-    MaxTime("max-time", cl::desc("Wall-clock budget of the search (s)"),
-            cl::init(0), cl::cat(MaxcodeCategory));
+static cl::opt<double> MaxTime("max-time",
+                               cl::desc("Wall-clock budget of the search (s)"),
+                               cl::init(0), cl::cat(MaxcodeCategory));
 static cl::opt<bool> Resume("resume",
                             cl::desc("Continue the unfinished run of the same "
                                      "search in the store"),

@@ -138,8 +138,8 @@ TEST(StatisticsTest, NoiseRule) {
   EXPECT_DOUBLE_EQ(median({3, 1, 2}), 2);
   EXPECT_DOUBLE_EQ(median({4, 1, 2, 3}), 2.5);
   // A clear speedup is credited.
-  PairedComparison C = comparePaired({10, 10.1, 9.9, 10, 10}, {5, 5, 5.1, 4.9, 5},
-                                     0.01);
+  PairedComparison C =
+      comparePaired({10, 10.1, 9.9, 10, 10}, {5, 5, 5.1, 4.9, 5}, 0.01);
   EXPECT_NEAR(C.Ratio, 2.0, 0.05);
   // A difference inside the noise counts as 1.0.
   C = comparePaired({10, 12, 8, 11, 9}, {10.2, 11, 9, 10.5, 9.5}, 0.01);
@@ -184,7 +184,10 @@ TEST(ScopeTest, TargetScopeAllowsTheDefinitionDeclarationsAndIncludes) {
   V.insert(0, "#include <vector>\n");
   EXPECT_FALSE(bool(checkScope(Original, V, T, EditScope::Target)));
   // Removing an include is allowed too.
-  std::string W = llvm::StringRef(V).drop_front(strlen("#include <vector>\n#include <cstdio>\n")).str();
+  std::string W =
+      llvm::StringRef(V)
+          .drop_front(strlen("#include <vector>\n#include <cstdio>\n"))
+          .str();
   W.insert(0, "#include <vector>\n");
   EXPECT_FALSE(bool(checkScope(Original, W, T, EditScope::Target)));
   auto [B, E] = locateTargetInVariant(Original, V, T);
@@ -220,8 +223,8 @@ TEST(EvaluatorTest, CompileCommandSwapsInputAndOutput) {
   clang::tooling::CompileCommand C;
   C.Directory = "/proj/build";
   C.Filename = "/proj/src/a.cpp";
-  C.CommandLine = {"/usr/bin/g++", "-O2", "-I../inc", "-MD", "-MF", "a.d",
-                   "-o",           "a.o", "-c",       "../src/a.cpp"};
+  C.CommandLine = {"/usr/bin/g++", "-O2", "-I../inc", "-MD", "-MF",
+                   "a.d",          "-o",  "a.o",      "-c",  "../src/a.cpp"};
   auto Out = variantCompileCommand(C, "/proj/src/a.cpp", "/scratch/a.cpp",
                                    "/scratch/prog", /*Link=*/true, false);
   EXPECT_EQ(Out.front(), "/usr/bin/g++");

@@ -39,8 +39,9 @@ long indexOf(const std::vector<std::string> &Args, llvm::StringRef Arg) {
   return It == Args.end() ? -1 : It - Args.begin();
 }
 
-std::vector<std::string> translate(std::vector<std::string> Args,
-                                   std::vector<std::string> *Dropped = nullptr) {
+std::vector<std::string>
+translate(std::vector<std::string> Args,
+          std::vector<std::string> *Dropped = nullptr) {
   return translateNvccArguments(Args, "/build", settings(), Dropped);
 }
 
@@ -96,22 +97,41 @@ TEST(NvccAdjusterTest, ArchFlagsBecomeOneCudaGpuArch) {
 
 TEST(NvccAdjusterTest, TranslatesAndDropsNvccOnlyFlags) {
   std::vector<std::string> Dropped;
-  auto Out = translate(
-      {"/usr/local/cuda/bin/nvcc", "-ccbin", "/usr/bin/g++",
-       "--expt-relaxed-constexpr", "--extended-lambda", "-rdc=true",
-       "-Xcompiler", "-fPIC,-Wall", "-Xcompiler=-O2", "-Xptxas", "-v",
-       "--use_fast_math", "-lineinfo", "-G", "-std", "c++17", "-x", "cu",
-       "-DFOO=1", "-I/inc", "-O3", "-o", "a.o", "-c", "a.cu"},
-      &Dropped);
+  auto Out = translate({"/usr/local/cuda/bin/nvcc",
+                        "-ccbin",
+                        "/usr/bin/g++",
+                        "--expt-relaxed-constexpr",
+                        "--extended-lambda",
+                        "-rdc=true",
+                        "-Xcompiler",
+                        "-fPIC,-Wall",
+                        "-Xcompiler=-O2",
+                        "-Xptxas",
+                        "-v",
+                        "--use_fast_math",
+                        "-lineinfo",
+                        "-G",
+                        "-std",
+                        "c++17",
+                        "-x",
+                        "cu",
+                        "-DFOO=1",
+                        "-I/inc",
+                        "-O3",
+                        "-o",
+                        "a.o",
+                        "-c",
+                        "a.cu"},
+                       &Dropped);
   EXPECT_EQ(Out.front(), "/usr/lib/llvm-22/bin/clang++");
-  for (const char *Gone : {"-ccbin", "/usr/bin/g++", "--expt-relaxed-constexpr",
-                           "--extended-lambda", "-rdc=true", "-Xcompiler",
-                           "-Xptxas", "-v", "--use_fast_math", "-lineinfo",
-                           "-G", "cu"})
+  for (const char *Gone :
+       {"-ccbin", "/usr/bin/g++", "--expt-relaxed-constexpr",
+        "--extended-lambda", "-rdc=true", "-Xcompiler", "-Xptxas", "-v",
+        "--use_fast_math", "-lineinfo", "-G", "cu"})
     EXPECT_THAT(Out, Not(Contains(Gone))) << Gone;
-  for (const char *Kept : {"-fPIC", "-Wall", "-O2", "-fgpu-rdc", "-ffast-math",
-                           "-std=c++17", "cuda", "-DFOO=1", "-I/inc", "-O3",
-                           "a.cu"})
+  for (const char *Kept :
+       {"-fPIC", "-Wall", "-O2", "-fgpu-rdc", "-ffast-math", "-std=c++17",
+        "cuda", "-DFOO=1", "-I/inc", "-O3", "a.cu"})
     EXPECT_THAT(Out, Contains(Kept)) << Kept;
   EXPECT_THAT(Dropped, Contains("-ccbin /usr/bin/g++"));
   EXPECT_THAT(Dropped, Contains("-lineinfo"));
@@ -147,14 +167,33 @@ TEST(NvccAdjusterTest, HostCompilersHeadersComeLast) {
 
 TEST(NvccAdjusterTest, NvccLongSpellings) {
   std::vector<std::string> Dropped;
-  auto Out = translate(
-      {"nvcc", "--include-path", "/inc", "--system-include=/sys",
-       "--define-macro", "A=1", "--undefine-macro=B", "--pre-include",
-       "first.h", "--compile", "-Xlinker", "-rpath", "--linker-options=-z",
-       "--library", "cublas", "--library-path=/lib", "-maxrregcount=32",
-       "--ptxas-options", "-v", "--threads=0", "-t", "4", "-lineinfo",
-       "--gpu-name", "sm_80", "a.cu"},
-      &Dropped);
+  auto Out = translate({"nvcc",
+                        "--include-path",
+                        "/inc",
+                        "--system-include=/sys",
+                        "--define-macro",
+                        "A=1",
+                        "--undefine-macro=B",
+                        "--pre-include",
+                        "first.h",
+                        "--compile",
+                        "-Xlinker",
+                        "-rpath",
+                        "--linker-options=-z",
+                        "--library",
+                        "cublas",
+                        "--library-path=/lib",
+                        "-maxrregcount=32",
+                        "--ptxas-options",
+                        "-v",
+                        "--threads=0",
+                        "-t",
+                        "4",
+                        "-lineinfo",
+                        "--gpu-name",
+                        "sm_80",
+                        "a.cu"},
+                       &Dropped);
   for (const char *Kept :
        {"-I/inc", "-isystem", "/sys", "-DA=1", "-UB", "-include", "first.h",
         "-c", "--cuda-gpu-arch=sm_80", "a.cu"})
@@ -215,7 +254,8 @@ TEST(NvccAdjusterTest, InlinesOptionsFiles) {
 }
 
 TEST(NvccAdjusterTest, DefaultStreamAndDeviceC) {
-  auto Out = translate({"nvcc", "--default-stream", "per-thread", "-dc", "a.cu"});
+  auto Out =
+      translate({"nvcc", "--default-stream", "per-thread", "-dc", "a.cu"});
   EXPECT_THAT(Out, Contains("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"));
   EXPECT_THAT(Out, Contains("-fgpu-rdc"));
   EXPECT_THAT(Out, Contains("-c"));

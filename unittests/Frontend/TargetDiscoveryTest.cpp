@@ -62,8 +62,8 @@ TEST(TargetDiscoveryTest, ListsDefinitionsInTheMainFile) {
   for (const Target &T : Ts)
     Names.push_back(T.Name);
   // Source order; no declarations, no lambdas, no instantiations.
-  EXPECT_EQ(Names, (std::vector<std::string>{"square", "ns::S::get",
-                                             "ns::sum", "main"}));
+  EXPECT_EQ(Names, (std::vector<std::string>{"square", "ns::S::get", "ns::sum",
+                                             "main"}));
 }
 
 TEST(TargetDiscoveryTest, RangesSignaturesAndLoops) {

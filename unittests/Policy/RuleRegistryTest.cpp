@@ -36,7 +36,8 @@ TEST(RuleRegistryTest, IdsAreUniqueKebabCaseAndDocumented) {
 
 TEST(RuleRegistryTest, CudaRulesSayTheyAreCudaOnly) {
   for (const std::unique_ptr<Rule> &R : getAllRules())
-    EXPECT_EQ(R->isCudaOnly(), R->getId().starts_with("cuda-")) << R->getId().str();
+    EXPECT_EQ(R->isCudaOnly(), R->getId().starts_with("cuda-"))
+        << R->getId().str();
 }
 
 TEST(RuleSelectionTest, DefaultAndEmptyEnableEverything) {

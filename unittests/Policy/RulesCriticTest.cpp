@@ -36,15 +36,15 @@ TEST(RulesCriticTest, BuildErrorOnAChangedLine) {
   EvalResult R;
   R.Status = EvalStatus::BuildError;
   R.Reason = "the compiler failed";
-  R.Diagnostics.push_back({6, 26, "error", "'j' was not declared in this scope"});
+  R.Diagnostics.push_back(
+      {6, 26, "error", "'j' was not declared in this scope"});
   R.Diagnostics.push_back({6, 26, "note", "suggested alternative: 'i'"});
   Critique C = critiqueByRules(R, variant({"pow-to-multiply"}), Base);
-  EXPECT_EQ(C.Text,
-            "[build-error] 1 compiler error in the variant made by "
-            "pow-to-multiply.\n"
-            "  line 6: 'j' was not declared in this scope\n"
-            "    6 | printf(\"%d\\n\", i * j);\n"
-            "    (a line the variant changed)\n");
+  EXPECT_EQ(C.Text, "[build-error] 1 compiler error in the variant made by "
+                    "pow-to-multiply.\n"
+                    "  line 6: 'j' was not declared in this scope\n"
+                    "    6 | printf(\"%d\\n\", i * j);\n"
+                    "    (a line the variant changed)\n");
   EXPECT_EQ(C.Tags, std::vector<CritiqueTag>{CritiqueTag::BuildError});
   EXPECT_EQ(C.BlamedRules, std::vector<std::string>{"pow-to-multiply"});
 }

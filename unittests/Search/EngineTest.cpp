@@ -153,8 +153,8 @@ TEST(EngineTest, RefineAlwaysShowsTheIncumbent) {
 
 TEST(EngineTest, BeamKeepsTheTopK) {
   Landscape L;
-  L.Table = {{"root/0", 1.1}, {"root/1", 3.0}, {"root/2", 2.0},
-             {"root/3", 0.9}};
+  L.Table = {
+      {"root/0", 1.1}, {"root/1", 3.0}, {"root/2", 2.0}, {"root/3", 0.9}};
   SearchConfig C;
   C.Strategy = StrategyKind::Beam;
   C.BeamWidth = 2;
@@ -192,8 +192,11 @@ TEST(EngineTest, ValuesFollowTheMaxBackup) {
 TEST(EngineTest, GammaChangesTheWinner) {
   // A shallow 2.0 and a deep 2.2 (three steps down).
   Landscape L;
-  L.Table = {{"root/0", 2.0},   {"root/1", 1.2}, {"root/1/0", 1.3},
-             {"root/1/0/0", 2.2}, {"root/0/0", 0.6}};
+  L.Table = {{"root/0", 2.0},
+             {"root/1", 1.2},
+             {"root/1/0", 1.3},
+             {"root/1/0/0", 2.2},
+             {"root/0/0", 0.6}};
   for (auto [Gamma, Expected] :
        {std::pair<double, const char *>{1.0, "root/1/0/0"},
         std::pair<double, const char *>{0.9, "root/0"}}) {

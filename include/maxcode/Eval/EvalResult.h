@@ -40,11 +40,11 @@ struct BuildDiagnostic {
 
 /// The first test a variant failed, and where its output first differed.
 struct TestFailure {
-  std::string Test;       ///< "input.3.txt" or "case7.in", or "test command".
-  unsigned Line = 0;      ///< First differing line (1-based); 0 if none.
-  std::string Expected;   ///< That line as expected.
-  std::string Actual;     ///< That line as produced ("<end of output>").
-  std::string Detail;     ///< Exit status or signal when the program failed.
+  std::string Test;     ///< "input.3.txt" or "case7.in", or "test command".
+  unsigned Line = 0;    ///< First differing line (1-based); 0 if none.
+  std::string Expected; ///< That line as expected.
+  std::string Actual;   ///< That line as produced ("<end of output>").
+  std::string Detail;   ///< Exit status or signal when the program failed.
 };
 
 /// A line of the variant's text and its share of the measured cost.
@@ -74,7 +74,7 @@ struct EvalResult {
   std::optional<TestFailure> FirstFailure;
 
   // Measuring (Status == Ok only).
-  std::string CostUnit;   ///< "instructions", "seconds" or "gpu-ns".
+  std::string CostUnit;    ///< "instructions", "seconds" or "gpu-ns".
   double BaselineCost = 0; ///< Median cost of the baseline, same runs.
   double VariantCost = 0;  ///< Median cost of the variant.
   /// t_baseline / t_variant, the median of paired ratios; exactly 1.0 when

@@ -1,4 +1,5 @@
-//===-- maxcode/Eval/Evaluator.h - Build, check and time variants -*- C++ -*-===//
+//===-- maxcode/Eval/Evaluator.h - Build, check and time variants -*- C++
+//-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

@@ -1,4 +1,5 @@
-//===-- maxcode/Eval/OutputCheck.h - Tests and output comparison -*- C++ -*-===//
+//===-- maxcode/Eval/OutputCheck.h - Tests and output comparison -*- C++
+//-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

@@ -1,4 +1,5 @@
-//===-- maxcode/Frontend/CompilationDatabase.h - Finding commands -*- C++ -*-===//
+//===-- maxcode/Frontend/CompilationDatabase.h - Finding commands -*- C++
+//-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

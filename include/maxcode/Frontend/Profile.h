@@ -1,4 +1,5 @@
-//===-- maxcode/Frontend/Profile.h - Measured hotness of targets -*- C++ -*-===//
+//===-- maxcode/Frontend/Profile.h - Measured hotness of targets -*- C++
+//-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

@@ -1,4 +1,5 @@
-//===-- maxcode/Frontend/Target.h - Functions and kernels to optimise -*- C++ -*-===//
+//===-- maxcode/Frontend/Target.h - Functions and kernels to optimise -*- C++
+//-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -46,7 +47,7 @@ struct SourcePosition {
 struct Target {
   std::string Name; ///< Qualified name, without template arguments.
   TargetKind Kind = TargetKind::CpuFunction;
-  std::string File; ///< Absolute path of the main file.
+  std::string File;     ///< Absolute path of the main file.
   unsigned Line = 0;    ///< First line of the definition.
   unsigned EndLine = 0; ///< Last line of the definition.
   /// Byte range of the whole definition in the file, template header and
@@ -121,16 +122,15 @@ llvm::Expected<ParsedFile>
 parseFile(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
           const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
           std::optional<llvm::StringRef> Contents = std::nullopt,
-          bool *SyntaxError = nullptr,
-          ParseErrors Errors = ParseErrors::Fail);
+          bool *SyntaxError = nullptr, ParseErrors Errors = ParseErrors::Fail);
 
 /// Lists the function and kernel definitions written in the main file, in
 /// source order. A definition that holds one of the parse's errors, or uses a
 /// declaration that does (or that Clang marked invalid), is left out and, when
 /// \p Blocked is given, appended to it with the reason.
-std::vector<Target> discoverTargets(ParsedFile &Parsed,
-                                    std::vector<BlockedTarget> *Blocked =
-                                        nullptr);
+std::vector<Target>
+discoverTargets(ParsedFile &Parsed,
+                std::vector<BlockedTarget> *Blocked = nullptr);
 
 /// Sorts by measured share when every target has one, else by the static
 /// estimate; ties keep source order.

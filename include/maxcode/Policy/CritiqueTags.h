@@ -41,11 +41,11 @@ enum class CritiqueTag {
   IOBound,      ///< "io-bound": the hottest lines read or write streams.
   StartupBound, ///< "startup-bound": most cost is outside the program's lines.
   // What bounds a GPU kernel (CUPTI metrics).
-  MemoryBound,     ///< "memory-bound"
-  ComputeBound,    ///< "compute-bound"
-  LatencyBound,    ///< "latency-bound": neither unit is busy.
-  LowOccupancy,    ///< "low-occupancy"
-  RegisterLimited, ///< "occupancy-registers": registers limit occupancy.
+  MemoryBound,         ///< "memory-bound"
+  ComputeBound,        ///< "compute-bound"
+  LatencyBound,        ///< "latency-bound": neither unit is busy.
+  LowOccupancy,        ///< "low-occupancy"
+  RegisterLimited,     ///< "occupancy-registers": registers limit occupancy.
   SharedMemoryLimited, ///< "occupancy-shared-memory"
   BlockSizeLimited,    ///< "occupancy-block-size"
   PoorL1HitRate,       ///< "poor-l1-hit-rate"

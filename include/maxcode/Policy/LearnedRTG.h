@@ -1,4 +1,5 @@
-//===-- maxcode/Policy/LearnedRTG.h - Reward-to-go from rollouts -*- C++ -*-===//
+//===-- maxcode/Policy/LearnedRTG.h - Reward-to-go from rollouts -*- C++
+//-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

@@ -1,4 +1,5 @@
-//===-- maxcode/Policy/Policy.h - Proposer, critic, reward-to-go -*- C++ -*-===//
+//===-- maxcode/Policy/Policy.h - Proposer, critic, reward-to-go -*- C++
+//-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

@@ -60,7 +60,7 @@ struct RunOptions {
   std::vector<std::string> AllowApis; ///< --allow-api.
   std::vector<std::string> PassEnv;   ///< --pass-env.
   uint64_t MaxTreeBytes = 2ull << 30; ///< --max-tree-size.
-  std::optional<EditScope> Scope; ///< Unset: by mode (DESIGN section 2).
+  std::optional<EditScope> Scope;     ///< Unset: by mode (DESIGN section 2).
   MeasureMode Measure = MeasureMode::Time;
   SandboxMode Sandbox = SandboxMode::Auto;
   double TimeoutSeconds = 10;
@@ -74,7 +74,7 @@ struct RunOptions {
   SlurmOptions Slurm;
 
   // Search.
-  std::string Policy = "rules"; ///< rules | llm
+  std::string Policy = "rules";     ///< rules | llm
   std::string CriticName = "rules"; ///< rules | llm | none
   std::string RTGName = "none";     ///< none | learned | llm
   std::string Rules;                ///< Rule globs for the rules policy.

@@ -30,11 +30,11 @@ llvm::StringRef strategyName(StrategyKind S);
 
 struct SearchConfig {
   StrategyKind Strategy = StrategyKind::Tree;
-  unsigned Budget = 32;    ///< Evaluations.
-  unsigned Width = 4;      ///< Proposals asked for per expansion.
-  unsigned Depth = 8;      ///< Deepest node expanded is Depth - 1.
-  unsigned BeamWidth = 2;  ///< Nodes kept per depth (beam).
-  unsigned TopM = 0;       ///< Proposals evaluated per expansion; 0: all.
+  unsigned Budget = 32;   ///< Evaluations.
+  unsigned Width = 4;     ///< Proposals asked for per expansion.
+  unsigned Depth = 8;     ///< Deepest node expanded is Depth - 1.
+  unsigned BeamWidth = 2; ///< Nodes kept per depth (beam).
+  unsigned TopM = 0;      ///< Proposals evaluated per expansion; 0: all.
   double Gamma = 1.0;
   uint64_t Seed = 0;
   double Exploration = 0.5; ///< UCB constant (tree).
@@ -113,8 +113,8 @@ struct SearchResult {
   std::vector<Node> Nodes; ///< Nodes[0] is the root (the baseline).
   int Winner = -1;         ///< Best node other than the root; -1 if none.
   unsigned Evaluations = 0;
-  unsigned FromCache = 0;  ///< Evaluations answered by the store.
-  unsigned Proposed = 0;   ///< Proposals made (evaluated or not).
+  unsigned FromCache = 0; ///< Evaluations answered by the store.
+  unsigned Proposed = 0;  ///< Proposals made (evaluated or not).
   /// "budget", "exhausted", "wall time", "tokens", "interrupted"
   std::string StopReason;
   std::optional<EvalResult> Verification;

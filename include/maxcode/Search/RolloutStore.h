@@ -1,4 +1,5 @@
-//===-- maxcode/Search/RolloutStore.h - Runs, nodes, evaluations -*- C++ -*-===//
+//===-- maxcode/Search/RolloutStore.h - Runs, nodes, evaluations -*- C++
+//-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

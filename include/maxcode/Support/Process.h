@@ -33,10 +33,11 @@ namespace maxcode {
 struct ProcessLimits {
   double WallSeconds = 0;
   unsigned CpuSeconds = 0;
-  uint64_t MemoryBytes = 0;    ///< Address space (RLIMIT_AS).
-  uint64_t FileSizeBytes = 0;  ///< Largest file the child may write.
-  unsigned MaxProcesses = 0;   ///< RLIMIT_NPROC of the user the child runs as.
-  uint64_t OutputBytes = 64ull << 20; ///< Cap on captured stdout, and on stderr.
+  uint64_t MemoryBytes = 0;   ///< Address space (RLIMIT_AS).
+  uint64_t FileSizeBytes = 0; ///< Largest file the child may write.
+  unsigned MaxProcesses = 0;  ///< RLIMIT_NPROC of the user the child runs as.
+  uint64_t OutputBytes = 64ull
+                         << 20; ///< Cap on captured stdout, and on stderr.
 };
 
 struct ProcessSpec {
@@ -81,9 +82,9 @@ struct ProcessSpec {
 };
 
 struct ProcessResult {
-  int ExitCode = -1;        ///< Valid when Signal == 0 and !TimedOut.
-  int Signal = 0;           ///< Signal that ended the child, 0 if it exited.
-  bool TimedOut = false;    ///< Killed at the wall-clock deadline.
+  int ExitCode = -1;     ///< Valid when Signal == 0 and !TimedOut.
+  int Signal = 0;        ///< Signal that ended the child, 0 if it exited.
+  bool TimedOut = false; ///< Killed at the wall-clock deadline.
   bool OutputLimitExceeded = false; ///< Killed for writing too much output.
   bool Cancelled = false;   ///< Killed because ProcessSpec::Cancel was set.
   bool Interrupted = false; ///< Killed because the tool was interrupted.
