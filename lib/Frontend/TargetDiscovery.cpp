@@ -466,15 +466,106 @@ std::string collapseWhitespace(llvm::StringRef S) {
   }
   return Out;
 }
+
+/// Where \p FD's definition is written in the main file, as offsets: from
+/// its template header or its first attribute (__global__ is a macro for
+/// one), whichever comes first, to its last token. None when it is not
+/// written there in one piece.
+std::optional<std::pair<unsigned, unsigned>>
+definitionOffsets(const FunctionDecl *FD, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  FileID Main = SM.getMainFileID();
+  SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc());
+  if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate())
+    Begin = SM.getExpansionLoc(FTD->getBeginLoc());
+  if (FD->getNumTemplateParameterLists())
+    Begin =
+        SM.getExpansionLoc(FD->getTemplateParameterList(0)->getTemplateLoc());
+  for (const Attr *A : FD->attrs()) {
+    if (A->isImplicit() || A->isInherited() || !A->getLocation().isValid())
+      continue;
+    SourceLocation L = SM.getExpansionLoc(A->getRange().getBegin());
+    if (SM.isWrittenInMainFile(L) && SM.isBeforeInTranslationUnit(L, Begin))
+      Begin = L;
+  }
+  SourceLocation End = SM.getExpansionLoc(FD->getEndLoc());
+  if (SM.getFileID(Begin) != Main || SM.getFileID(End) != Main)
+    return std::nullopt;
+  unsigned BeginOff = SM.getFileOffset(Begin);
+  unsigned EndOff = SM.getFileOffset(End) +
+                    Lexer::MeasureTokenLength(End, SM, Ctx.getLangOpts());
+  if (EndOff <= BeginOff || EndOff > SM.getBufferData(Main).size())
+    return std::nullopt;
+  return std::make_pair(BeginOff, EndOff);
+}
+
+/// Linker names, for mapping profiles. Dependent declarations have none;
+/// their instantiations do.
+void addLinkerNames(const FunctionDecl *FD, ASTNameGenerator &Mangler,
+                    std::vector<std::string> &Out) {
+  auto AddNames = [&](const FunctionDecl *D) {
+    if (D->isDependentContext())
+      return;
+    if (isa<CXXConstructorDecl>(D) || isa<CXXDestructorDecl>(D)) {
+      for (std::string &N : Mangler.getAllManglings(D))
+        Out.push_back(std::move(N));
+      return;
+    }
+    Out.push_back(Mangler.getName(D));
+  };
+  if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate()) {
+    for (const FunctionDecl *Spec : FTD->specializations())
+      AddNames(Spec);
+  } else {
+    AddNames(FD);
+  }
+}
+
+/// The target \p FD defines between \p BeginOff and \p EndOff.
+Target makeTarget(const FunctionDecl *FD, unsigned BeginOff, unsigned EndOff,
+                  const ParsedFile &Parsed, const DiscoveryVisitor &V,
+                  ASTNameGenerator &Mangler) {
+  const ASTContext &Ctx = Parsed.AST->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  llvm::StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+  Target T;
+  T.Name = FD->getQualifiedNameAsString();
+  if (hasExplicitAttr(FD, attr::CUDAGlobal))
+    T.Kind = TargetKind::CudaKernel;
+  else if (hasExplicitAttr(FD, attr::CUDADevice))
+    T.Kind = TargetKind::CudaDeviceFunction;
+  T.File = Parsed.File;
+  T.Line = SM.getLineNumber(SM.getMainFileID(), BeginOff);
+  T.EndLine = SM.getExpansionLineNumber(SM.getExpansionLoc(FD->getEndLoc()));
+  T.BeginOffset = BeginOff;
+  T.EndOffset = EndOff;
+  llvm::SmallString<128> USR;
+  if (!index::generateUSRForDecl(FD, USR))
+    T.USR = std::string(USR);
+  if (const Stmt *Body = FD->getBody()) {
+    unsigned BodyOff =
+        SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()));
+    if (BodyOff > BeginOff && BodyOff <= EndOff)
+      T.Signature = collapseWhitespace(Buffer.slice(BeginOff, BodyOff).rtrim());
+    LoopDepthVisitor L;
+    L.TraverseStmt(const_cast<Stmt *>(Body));
+    T.LoopDepth = L.Max;
+  }
+  std::array<uint8_t, 32> Hash = llvm::SHA256::hash(
+      llvm::arrayRefFromStringRef(Buffer.slice(BeginOff, EndOff)));
+  T.TextHash = llvm::toHex(Hash, /*LowerCase=*/true);
+  auto It = V.Launches.find(FD->getCanonicalDecl());
+  if (It != V.Launches.end())
+    T.LaunchSites = It->second;
+  addLinkerNames(FD, Mangler, T.MangledNames);
+  return T;
+}
 } // namespace
 
 std::vector<Target>
 maxcode::discoverTargets(ParsedFile &Parsed,
                          std::vector<BlockedTarget> *Blocked) {
   ASTContext &Ctx = Parsed.AST->getASTContext();
-  const SourceManager &SM = Ctx.getSourceManager();
-  FileID Main = SM.getMainFileID();
-  llvm::StringRef Buffer = SM.getBufferData(Main);
   DiscoveryVisitor V(Ctx);
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
   ASTNameGenerator Mangler(Ctx);
@@ -482,80 +573,11 @@ maxcode::discoverTargets(ParsedFile &Parsed,
   std::vector<Target> Out;
   llvm::DenseSet<unsigned> Seen;
   for (const FunctionDecl *FD : V.Definitions) {
-    // The definition's text starts at its template header or its first
-    // attribute (__global__ is a macro for one), whichever comes first.
-    SourceLocation Begin = SM.getExpansionLoc(FD->getBeginLoc());
-    if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate())
-      Begin = SM.getExpansionLoc(FTD->getBeginLoc());
-    if (FD->getNumTemplateParameterLists())
-      Begin =
-          SM.getExpansionLoc(FD->getTemplateParameterList(0)->getTemplateLoc());
-    for (const Attr *A : FD->attrs()) {
-      if (A->isImplicit() || A->isInherited() || !A->getLocation().isValid())
-        continue;
-      SourceLocation L = SM.getExpansionLoc(A->getRange().getBegin());
-      if (SM.isWrittenInMainFile(L) && SM.isBeforeInTranslationUnit(L, Begin))
-        Begin = L;
-    }
-    SourceLocation End = SM.getExpansionLoc(FD->getEndLoc());
-    if (SM.getFileID(Begin) != Main || SM.getFileID(End) != Main)
+    auto Offsets = definitionOffsets(FD, Ctx);
+    if (!Offsets || !Seen.insert(Offsets->first).second)
       continue;
-    unsigned BeginOff = SM.getFileOffset(Begin);
-    unsigned EndOff = SM.getFileOffset(End) +
-                      Lexer::MeasureTokenLength(End, SM, Ctx.getLangOpts());
-    if (EndOff <= BeginOff || EndOff > Buffer.size() ||
-        !Seen.insert(BeginOff).second)
-      continue;
-
-    Target T;
-    T.Name = FD->getQualifiedNameAsString();
-    if (hasExplicitAttr(FD, attr::CUDAGlobal))
-      T.Kind = TargetKind::CudaKernel;
-    else if (hasExplicitAttr(FD, attr::CUDADevice))
-      T.Kind = TargetKind::CudaDeviceFunction;
-    T.File = Parsed.File;
-    T.Line = SM.getExpansionLineNumber(Begin);
-    T.EndLine = SM.getExpansionLineNumber(End);
-    T.BeginOffset = BeginOff;
-    T.EndOffset = EndOff;
-    llvm::SmallString<128> USR;
-    if (!index::generateUSRForDecl(FD, USR))
-      T.USR = std::string(USR);
-    if (const Stmt *Body = FD->getBody()) {
-      unsigned BodyOff =
-          SM.getFileOffset(SM.getExpansionLoc(Body->getBeginLoc()));
-      if (BodyOff > BeginOff && BodyOff <= EndOff)
-        T.Signature =
-            collapseWhitespace(Buffer.slice(BeginOff, BodyOff).rtrim());
-      LoopDepthVisitor L;
-      L.TraverseStmt(const_cast<Stmt *>(Body));
-      T.LoopDepth = L.Max;
-    }
-    std::array<uint8_t, 32> Hash = llvm::SHA256::hash(
-        llvm::arrayRefFromStringRef(Buffer.slice(BeginOff, EndOff)));
-    T.TextHash = llvm::toHex(Hash, /*LowerCase=*/true);
-    auto It = V.Launches.find(FD->getCanonicalDecl());
-    if (It != V.Launches.end())
-      T.LaunchSites = It->second;
-
-    // Linker names, for mapping profiles. Dependent declarations have none;
-    // their instantiations do.
-    auto AddNames = [&](const FunctionDecl *D) {
-      if (D->isDependentContext())
-        return;
-      if (isa<CXXConstructorDecl>(D) || isa<CXXDestructorDecl>(D)) {
-        for (std::string &N : Mangler.getAllManglings(D))
-          T.MangledNames.push_back(std::move(N));
-        return;
-      }
-      T.MangledNames.push_back(Mangler.getName(D));
-    };
-    if (const FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate()) {
-      for (const FunctionDecl *Spec : FTD->specializations())
-        AddNames(Spec);
-    } else {
-      AddNames(FD);
-    }
+    auto [BeginOff, EndOff] = *Offsets;
+    Target T = makeTarget(FD, BeginOff, EndOff, Parsed, V, Mangler);
     if (!Parsed.Errors.empty()) {
       std::string Why = blockingReason(FD, BeginOff, EndOff, Parsed);
       if (!Why.empty()) {

@@ -217,8 +217,9 @@ struct CharBuffer {
   std::vector<clang::SourceLocation> StringMemberUses;
 };
 
-/// The strings of the file that can be char buffers, with their edits.
-std::vector<CharBuffer> findCharBuffers(const RuleContext &Ctx);
+/// The strings of the file that can be char buffers, with their edits;
+/// found once per context, for both rules that use them.
+const std::vector<CharBuffer> &findCharBuffers(const RuleContext &Ctx);
 
 //===----------------------------------------------------------------------===//
 // CUDA helpers (CudaUtils.cpp).

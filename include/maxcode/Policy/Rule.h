@@ -32,6 +32,7 @@
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
 #include <map>
@@ -98,6 +99,19 @@ public:
   /// The target's definition in the AST; null when it is not found (the
   /// text changed since the target was discovered).
   const clang::FunctionDecl *getTargetDecl() const { return TargetDecl; }
+
+  /// An analysis of the file that more than one rule needs (the strings
+  /// string-to-char-buffer turns into buffers, which fast-io then reads and
+  /// writes with stdio), made once per context: \p Key names it (the
+  /// address of an object of its own), \p Compute makes it on first use.
+  template <typename T>
+  const T &getSharedAnalysis(const void *Key,
+                             llvm::function_ref<T()> Compute) const {
+    std::shared_ptr<void> &Slot = SharedAnalyses[Key];
+    if (!Slot)
+      Slot = std::make_shared<T>(Compute());
+    return *static_cast<const T *>(Slot.get());
+  }
   bool isCuda() const;
   bool isCPlusPlus() const;
 
@@ -166,6 +180,7 @@ private:
   const RuleOptions &Opts;
   llvm::StringRef Code;
   const clang::FunctionDecl *TargetDecl = nullptr;
+  mutable std::map<const void *, std::shared_ptr<void>> SharedAnalyses;
   /// Line of the current text -> line of the user's file (index = line - 1);
   /// empty when the current text is the user's file.
   std::vector<unsigned> UserLines;

@@ -266,7 +266,8 @@ void rewriteDeclarations(const RuleContext &Ctx, const CompoundStmt *Body,
 
 } // namespace
 
-std::vector<CharBuffer> maxcode::findCharBuffers(const RuleContext &Ctx) {
+/// findCharBuffers' work, done once per context.
+static std::vector<CharBuffer> computeCharBuffers(const RuleContext &Ctx) {
   std::vector<CharBuffer> Out;
   if (!Ctx.isCPlusPlus() || Ctx.isCuda())
     return Out;
@@ -317,6 +318,13 @@ std::vector<CharBuffer> maxcode::findCharBuffers(const RuleContext &Ctx) {
   return Out;
 }
 
+const std::vector<CharBuffer> &
+maxcode::findCharBuffers(const RuleContext &Ctx) {
+  static const char Key = 0;
+  return Ctx.getSharedAnalysis<std::vector<CharBuffer>>(
+      &Key, [&] { return computeCharBuffers(Ctx); });
+}
+
 namespace {
 
 class StringToCharBufferRule : public Rule {
@@ -334,7 +342,7 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    std::vector<CharBuffer> Buffers = findCharBuffers(Ctx);
+    const std::vector<CharBuffer> &Buffers = findCharBuffers(Ctx);
     if (Buffers.empty())
       return;
     RuleEdit E = makeEdit("", 60);
