@@ -5,10 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <sqlite3.h>
+
+#define DEBUG_TYPE "maxcode-store"
 
 using namespace maxcode;
 using llvm::json::Array;
@@ -216,9 +219,17 @@ std::optional<EvalResult> EvalCache::lookup(llvm::StringRef Key) {
       if (fromJSON(*V, R, Root)) {
         Out = std::move(R);
         ++Hits;
+      } else {
+        MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": cached result " << Key
+                                   << " is not an evaluation: "
+                                   << llvm::toString(Root.getError()) << "\n");
       }
     } else {
-      llvm::consumeError(V.takeError());
+      llvm::Error E = V.takeError();
+      MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": cached result " << Key
+                                 << " is not JSON: "
+                                 << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
     }
   }
   sqlite3_finalize(St);

@@ -19,6 +19,7 @@
 #include "maxcode/Eval/Statistics.h"
 #include "maxcode/Frontend/CompilationDatabase.h"
 #include "maxcode/Frontend/Profile.h"
+#include "maxcode/Support/Debug.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
@@ -583,7 +584,10 @@ std::vector<ApiUse> Evaluator::addedCalls(llvm::StringRef Text,
                                           const Target &T) {
   auto S = screenFor(T);
   if (!S) {
-    llvm::consumeError(S.takeError());
+    llvm::Error E = S.takeError();
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": added calls not listed: "
+                               << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
     return {};
   }
   return (*S)->addedCalls(Text);
@@ -856,7 +860,12 @@ classifyRun(const ProcessResult &P, const SupervisorReport *Rep,
 /// Puts \p Tree back as the build left it (\p Snapshot), handed to \p Uid.
 static llvm::Error restoreTree(llvm::StringRef Tree, llvm::StringRef Snapshot,
                                int Uid) {
-  (void)removeTree(Tree);
+  if (llvm::Error E = removeTree(Tree)) {
+    // The copy below says that it failed; this says why.
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": restoring '" << Tree << "': "
+                               << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
+  }
   auto C = copyTree(Snapshot, Tree, {});
   if (!C)
     return llvm::createStringError("cannot restore the built tree: " +
@@ -894,7 +903,7 @@ static llvm::Error readRunReport(ProcessResult &Proc,
     if (auto Rep = parseSupervisorReport(Proc.Report))
       Report = std::move(*Rep);
     else
-      llvm::consumeError(Rep.takeError());
+      llvm::consumeError(Rep.takeError()); // None is expected: it was stopped.
     return llvm::Error::success();
   }
   auto Rep = parseSupervisorReport(Proc.Report);
@@ -1227,7 +1236,11 @@ static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
       continue;
     auto P = parseCallgrind((*Buf)->getBuffer());
     if (!P) {
-      llvm::consumeError(P.takeError());
+      llvm::Error E = P.takeError();
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": profile '" << It->path()
+                    << "' skipped: " << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
       continue;
     }
     for (const auto &KV : P->Lines)

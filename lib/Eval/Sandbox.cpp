@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Eval/Sandbox.h"
+#include "maxcode/Support/Debug.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -16,6 +17,8 @@
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define DEBUG_TYPE "maxcode-eval"
 
 using namespace maxcode;
 
@@ -376,6 +379,16 @@ llvm::Expected<ScratchDir> ScratchDir::createAt(llvm::StringRef Path,
   return D;
 }
 
+/// Removes the scratch folder \p Path. One that cannot go stays: there is
+/// no one to tell but the debug output.
+static void removeScratch(const std::string &Path) {
+  if (llvm::Error E = removeTree(Path)) {
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": scratch folder left: "
+                               << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
+  }
+}
+
 ScratchDir::ScratchDir(ScratchDir &&Other)
     : Path(std::move(Other.Path)), Keep(Other.Keep), Uid(Other.Uid) {
   Other.Path.clear();
@@ -384,7 +397,7 @@ ScratchDir::ScratchDir(ScratchDir &&Other)
 ScratchDir &ScratchDir::operator=(ScratchDir &&Other) {
   if (this != &Other) {
     if (!Path.empty() && !Keep)
-      llvm::consumeError(removeTree(Path));
+      removeScratch(Path);
     Path = std::move(Other.Path);
     Keep = Other.Keep;
     Uid = Other.Uid;
@@ -395,5 +408,5 @@ ScratchDir &ScratchDir::operator=(ScratchDir &&Other) {
 
 ScratchDir::~ScratchDir() {
   if (!Path.empty() && !Keep)
-    llvm::consumeError(removeTree(Path));
+    removeScratch(Path);
 }

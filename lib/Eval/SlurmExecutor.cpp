@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Eval/Executor.h"
+#include "maxcode/Support/Debug.h"
 #include "maxcode/Support/JobFile.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -27,6 +28,8 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+
+#define DEBUG_TYPE "maxcode-slurm"
 
 using namespace maxcode;
 
@@ -144,7 +147,11 @@ public:
     auto R = runJob(Spec, Kind, Stem, NodeLost, LostJob);
     if (!R && NodeLost) {
       std::string Lost = LostJob;
-      llvm::consumeError(R.takeError());
+      llvm::Error E = R.takeError();
+      MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": job " << Lost
+                                 << " lost with its node, trying once more: "
+                                 << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
       R = runJob(Spec, Kind, Stem, NodeLost, LostJob);
       if (R)
         R->LostJobIds.push_back(Lost);
@@ -213,8 +220,13 @@ JobState SlurmExecutor::queryOnce(llvm::StringRef JobId) {
     if (ReasonRe.match(R->Stdout, &M))
       S.Reason = M[1].str();
   } else {
-    if (!R)
-      llvm::consumeError(R.takeError());
+    if (!R) {
+      llvm::Error E = R.takeError();
+      MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": job " << JobId
+                                 << ": scontrol failed, asking sacct: "
+                                 << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
+    }
     // The controller has forgotten the job (MinJobAge): ask accounting.
     ProcessSpec A;
     A.PassEnv = {"SLURM_*", "MUNGE_*"};
@@ -234,7 +246,11 @@ JobState SlurmExecutor::queryOnce(llvm::StringRef JobId) {
       S.State = State.split(' ').first.trim().str();
       S.Reason = Reason.trim().str();
     } else if (!AR) {
-      llvm::consumeError(AR.takeError());
+      llvm::Error E = AR.takeError();
+      MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": job " << JobId
+                                 << ": sacct failed, state unknown: "
+                                 << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
     }
   }
   return S;
@@ -269,7 +285,11 @@ std::optional<ProcessResult> SlurmExecutor::reattach(llvm::StringRef Stem,
   removeJobFiles(Stem);
   if (!R) {
     // Lost with its node, cancelled, or killed before it wrote anything.
-    llvm::consumeError(R.takeError());
+    llvm::Error E = R.takeError();
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": job " << JobId
+                               << " left no result, submitting anew: "
+                               << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
     return std::nullopt;
   }
   if (R->Cancelled)
@@ -326,8 +346,13 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
       Cancel.PassEnv = {"SLURM_*", "MUNGE_*"};
       Cancel.Argv = {Opts.Scancel, JobId};
       Cancel.Limits.WallSeconds = 30;
-      if (auto CR = runProcess(Cancel); !CR)
-        llvm::consumeError(CR.takeError());
+      if (auto CR = runProcess(Cancel); !CR) {
+        llvm::Error E = CR.takeError();
+        MAXCODE_DEBUG(llvm::dbgs()
+                      << DEBUG_TYPE << ": job " << JobId << " not cancelled: "
+                      << llvm::toString(std::move(E)) << "\n");
+        llvm::consumeError(std::move(E));
+      }
     }
     Cleanup();
     ProcessResult Out;
@@ -342,8 +367,14 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
     Result->JobId = JobId;
     return Result;
   }
-  if (!Result)
-    llvm::consumeError(Result.takeError());
+  if (!Result) {
+    // What Slurm says of the job, below, is what the user is told.
+    llvm::Error E = Result.takeError();
+    MAXCODE_DEBUG(llvm::dbgs()
+                  << DEBUG_TYPE << ": job '" << JobId << "' left no result: "
+                  << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
+  }
   Cleanup();
   if (JobId.empty())
     return llvm::createStringError("srun started no job (" + R->describe() +

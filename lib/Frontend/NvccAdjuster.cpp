@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Frontend/NvccAdjuster.h"
+#include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Process.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -16,6 +17,8 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/StringSaver.h"
 #include <mutex>
+
+#define DEBUG_TYPE "maxcode-frontend"
 
 using namespace maxcode;
 
@@ -646,7 +649,11 @@ std::string maxcode::findGccIncludeDir(llvm::StringRef Compiler) {
   Spec.Limits.WallSeconds = 30;
   auto R = runProcess(Spec);
   if (!R) {
-    llvm::consumeError(R.takeError());
+    llvm::Error E = R.takeError();
+    MAXCODE_DEBUG(llvm::dbgs()
+                  << DEBUG_TYPE << ": no GCC include folder from '" << Program
+                  << "': " << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
     return Dir;
   }
   if (!R->succeeded())

@@ -1202,8 +1202,10 @@ std::optional<OptimizeResult> Server::Impl::search(Job &J) {
       J.Request, [&](const OptimizeProgress &P) { reportProgress(J, P); },
       J.Cancel);
   if (J.Cancel) {
+    // The editor was told it stopped; how it ended is for the log.
     if (!Result)
-      llvm::consumeError(Result.takeError());
+      Log.verbose("cancelled search of " + quoteName(J.Request.Target) +
+                  " ended with: " + llvm::toString(Result.takeError()));
     finishCancelled(J);
     return std::nullopt;
   }

@@ -6,6 +6,7 @@
 
 #include "maxcode/Policy/LLMPolicy.h"
 #include "maxcode/LLM/ReplyParsing.h"
+#include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -13,6 +14,8 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "maxcode-llm"
 
 using namespace maxcode;
 
@@ -45,10 +48,12 @@ llvm::Expected<std::string> maxcode::spliceReply(llvm::StringRef Reply,
       return Block.takeError();
     auto Program = chooseCodeBlock(Reply, "main");
     if (!Program || !definesMain(Program->Code)) {
+      // No whole program either: the target's error says what was missing.
       if (!Program)
         llvm::consumeError(Program.takeError());
       return Block.takeError();
     }
+    // The whole program answers instead.
     llvm::consumeError(Block.takeError());
     return Program->Code;
   }
@@ -219,7 +224,11 @@ LLMProposer::promptValues(const Observation &Obs,
         Declarations = std::move(D);
     }
   } else {
-    llvm::consumeError(Parsed.takeError());
+    llvm::Error E = Parsed.takeError();
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": the prompt shows the whole "
+                               << "current text, which does not parse: "
+                               << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
   }
 
   std::string Feedback = describeFeedback(Obs.Feedback);
@@ -404,6 +413,7 @@ std::string LLMProposer::parseError(llvm::StringRef Text) {
   auto P = parseFile(Command, File, Settings, DOS, Text);
   if (P)
     return "";
+  // Clang's first error says more than that the parse failed.
   llvm::consumeError(P.takeError());
   return "the code does not compile: " + firstError(DOS.str(), File);
 }

@@ -6,6 +6,7 @@
 
 #include "maxcode/Policy/Rule.h"
 #include "Rules.h"
+#include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -19,6 +20,8 @@
 #include "clang/Tooling/Transformer/SourceCode.h"
 #include "llvm/ADT/StringSet.h"
 #include <climits>
+
+#define DEBUG_TYPE "maxcode-rules"
 
 using namespace maxcode;
 using namespace clang;
@@ -375,6 +378,11 @@ static bool addTo(RuleEdit &E, tooling::Replacement R) {
     if (Old == R)
       return true;
   if (llvm::Error Err = E.Replaces.add(R)) {
+    // The rule drops the edit, or tries without this replacement.
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": "
+                               << (E.RuleId.empty() ? "a rule" : E.RuleId)
+                               << ": replacement refused: "
+                               << llvm::toString(std::move(Err)) << "\n");
     llvm::consumeError(std::move(Err));
     return false;
   }

@@ -34,6 +34,7 @@ bool maxcode::mergeReplacements(tooling::Replacements &Into,
     if (llvm::is_contained(Into, R))
       continue;
     if (llvm::Error Err = Into.add(R)) {
+      // A conflict is the answer asked for; the callers say what it cost.
       llvm::consumeError(std::move(Err));
       return false;
     }

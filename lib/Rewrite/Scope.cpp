@@ -5,8 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Rewrite/Scope.h"
+#include "maxcode/Support/Debug.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+
+#define DEBUG_TYPE "maxcode-rewrite"
 
 using namespace maxcode;
 
@@ -133,7 +136,12 @@ maxcode::locateTargetInVariant(llvm::StringRef Original,
   auto Kept = matchPrefix(Original.take_front(T.BeginOffset),
                           VariantText.take_front(End));
   if (!Kept) {
-    llvm::consumeError(Kept.takeError());
+    // A variant checkScope refuses: all that comes before the suffix.
+    llvm::Error E = Kept.takeError();
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": target '" << T.Name
+                               << "' located from the start of the variant: "
+                               << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
     return {0, End};
   }
   return {*Kept, End};

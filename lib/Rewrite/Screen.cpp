@@ -6,6 +6,7 @@
 
 #include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Frontend/ParseSupport.h"
+#include "maxcode/Support/Debug.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -24,6 +25,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/xxhash.h"
+
+#define DEBUG_TYPE "maxcode-rewrite"
 
 using namespace maxcode;
 using namespace clang;
@@ -705,7 +708,11 @@ VariantScreen::addedCalls(llvm::StringRef VariantText) const {
   std::vector<ApiUse> Out;
   auto Scan = scanFile(Command, File, Settings, VariantText);
   if (!Scan) {
-    llvm::consumeError(Scan.takeError());
+    llvm::Error E = Scan.takeError();
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": added calls not listed, "
+                               << "the variant does not parse: "
+                               << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
     return Out;
   }
   for (const ApiUse &U : Scan->Uses) {

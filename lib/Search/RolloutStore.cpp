@@ -5,11 +5,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Search/RolloutStore.h"
+#include "maxcode/Support/Debug.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <sqlite3.h>
+
+#define DEBUG_TYPE "maxcode-store"
 
 using namespace maxcode;
 
@@ -247,6 +250,16 @@ llvm::Error RolloutStore::takeError() {
   return llvm::createStringError(E);
 }
 
+/// Ends \p F's transaction after a failed statement, whose error is the one
+/// returned; a rollback that fails too is only said.
+static void rollBack(SQLiteFile &F) {
+  if (llvm::Error E = F.exec("ROLLBACK")) {
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": rollback failed: "
+                               << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
+  }
+}
+
 llvm::Error RolloutStore::finishRun(const SearchResult &R) {
   std::lock_guard<std::recursive_mutex> L(File->mutex());
   // Final values (the max backup) of every node.
@@ -257,7 +270,7 @@ llvm::Error RolloutStore::finishRun(const SearchResult &R) {
                 "UPDATE nodes SET value = ?1 WHERE run_id = ?2 AND id = ?3");
     S.bindDouble(1, N.Value).bind(2, Run).bind(3, int64_t(N.Id));
     if (S.step() != SQLITE_DONE) {
-      (void)File->exec("ROLLBACK");
+      rollBack(*File);
       return S.error();
     }
   }
@@ -279,7 +292,7 @@ llvm::Error RolloutStore::finishRun(const SearchResult &R) {
       .bind(6, R.StopReason)
       .bind(7, Run);
   if (S.step() != SQLITE_DONE) {
-    (void)File->exec("ROLLBACK");
+    rollBack(*File);
     return S.error();
   }
   return File->exec("COMMIT");
@@ -300,12 +313,22 @@ llvm::Expected<std::vector<RTGExample>> RolloutStore::rtgExamples() {
     E.Id = uint64_t(S.integer(0)) << 32 | uint64_t(S.integer(1));
     auto V = llvm::json::parse(S.text(2));
     if (!V) {
-      llvm::consumeError(V.takeError());
+      llvm::Error Err = V.takeError();
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": run " << S.integer(0) << " node "
+                    << S.integer(1) << ": features are not JSON: "
+                    << llvm::toString(std::move(Err)) << "\n");
+      llvm::consumeError(std::move(Err));
       continue;
     }
     llvm::json::Path::Root Root;
-    if (!fromJSON(*V, E.Features, Root))
+    if (!fromJSON(*V, E.Features, Root)) {
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": run " << S.integer(0) << " node "
+                    << S.integer(1) << ": features not read: "
+                    << llvm::toString(Root.getError()) << "\n");
       continue;
+    }
     E.Target = S.real(3);
     Out.push_back(std::move(E));
   }
@@ -367,10 +390,19 @@ llvm::Error RolloutStore::exportRTGDataset(llvm::raw_ostream &OS) {
         {"max_future_reward", S.real(10)},
         {"features",
          Features ? std::move(*Features) : llvm::json::Value(nullptr)}};
-    if (!Rules)
-      llvm::consumeError(Rules.takeError());
-    if (!Features)
-      llvm::consumeError(Features.takeError());
+    // Exported as null; the rest of the row is still worth having.
+    auto Drop = [&](llvm::Expected<llvm::json::Value> &V, const char *What) {
+      if (V)
+        return;
+      llvm::Error E = V.takeError();
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": run " << S.integer(0) << " node "
+                    << S.integer(1) << ": " << What << " are not JSON: "
+                    << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
+    };
+    Drop(Rules, "rules");
+    Drop(Features, "features");
     OS << llvm::json::Value(std::move(Row)) << "\n";
   }
   return llvm::Error::success();

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Rules.h"
+#include "maxcode/Support/Debug.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMapContext.h"
@@ -31,6 +32,8 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "maxcode-rules"
 
 using namespace maxcode;
 using namespace clang;
@@ -210,12 +213,20 @@ public:
     llvm::Expected<std::string> NewText =
         tooling::applyAllReplacements(Ctx.getCode(), All);
     if (!NewText) {
-      llvm::consumeError(NewText.takeError());
+      llvm::Error E = NewText.takeError();
+      MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": " << getId()
+                                 << ": no edit: the edits do not apply: "
+                                 << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
       return;
     }
     llvm::Expected<std::vector<unsigned>> Errors = Ctx.findErrorsIn(*NewText);
     if (!Errors) {
-      llvm::consumeError(Errors.takeError());
+      llvm::Error E = Errors.takeError();
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": " << getId()
+                    << ": no edit: " << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
       return;
     }
     llvm::SmallPtrSet<const ParmVarDecl *, 8> Blamed;

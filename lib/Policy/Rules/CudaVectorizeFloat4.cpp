@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Rules.h"
+#include "maxcode/Support/Debug.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -19,6 +20,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "maxcode-rules"
 
 using namespace maxcode;
 using namespace clang;
@@ -199,8 +202,14 @@ private:
       llvm::Expected<std::string> Edited =
           tooling::applyAllReplacements(Ctx.getCode(), Lane.Replaces);
       if (!Ok || !Edited) {
-        if (!Edited)
-          llvm::consumeError(Edited.takeError());
+        if (!Edited) {
+          llvm::Error E = Edited.takeError();
+          MAXCODE_DEBUG(llvm::dbgs()
+                        << DEBUG_TYPE << ": cuda-vectorize-float4: lane "
+                        << Lanes[L] << "'s edits do not apply: "
+                        << llvm::toString(std::move(E)) << "\n");
+          llvm::consumeError(std::move(E));
+        }
         Ok = false;
         break;
       }
