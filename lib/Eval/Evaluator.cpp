@@ -580,16 +580,11 @@ std::optional<std::string> Evaluator::screen(const Variant &V,
   return (*S)->screen(V.Text);
 }
 
-std::vector<ApiUse> Evaluator::addedCalls(llvm::StringRef Text,
-                                          const Target &T) {
+llvm::Expected<std::vector<ApiUse>> Evaluator::addedCalls(llvm::StringRef Text,
+                                                          const Target &T) {
   auto S = screenFor(T);
-  if (!S) {
-    llvm::Error E = S.takeError();
-    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": added calls not listed: "
-                               << llvm::toString(std::move(E)) << "\n");
-    llvm::consumeError(std::move(E));
-    return {};
-  }
+  if (!S)
+    return S.takeError();
   return (*S)->addedCalls(Text);
 }
 
@@ -1695,9 +1690,10 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
       return;
     SavedOther = savedShare(C.BaselineMedian, C.VariantMedian, FloorOther);
   }
-  LLVM_DEBUG(llvm::dbgs() << "maxcode-eval: cross-check saved " << SavedPrimary
-                          << " by " << measureModeName(Config.Measure) << ", "
-                          << SavedOther << " by " << Out.CrossMeasure << "\n");
+  MAXCODE_DEBUG(llvm::dbgs()
+                << DEBUG_TYPE << ": cross-check saved " << SavedPrimary
+                << " by " << measureModeName(Config.Measure) << ", "
+                << SavedOther << " by " << Out.CrossMeasure << "\n");
   if (SavedOther >= SavedPrimary / 3)
     return;
   markSuspect(Out, Bench, Config.Measure, C.RawRatio);
@@ -1801,9 +1797,9 @@ void Evaluator::screenAndBuild(llvm::ArrayRef<const Variant *> Vs,
   Pool.wait();
   for (size_t I = 0; I < Vs.size(); ++I)
     if (Why[I]) {
-      LLVM_DEBUG(llvm::dbgs()
-                 << "maxcode-eval: rejected '" << Vs[I]->Description
-                 << "': " << *Why[I] << "\n");
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": rejected '" << Vs[I]->Description
+                    << "': " << *Why[I] << "\n");
       Builds[I].reset();
     }
 }

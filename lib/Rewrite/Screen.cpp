@@ -6,7 +6,6 @@
 
 #include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Frontend/ParseSupport.h"
-#include "maxcode/Support/Debug.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -25,8 +24,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/xxhash.h"
-
-#define DEBUG_TYPE "maxcode-rewrite"
 
 using namespace maxcode;
 using namespace clang;
@@ -703,18 +700,13 @@ VariantScreen::screen(llvm::StringRef VariantText) const {
   return judge(*Scan);
 }
 
-std::vector<ApiUse>
+llvm::Expected<std::vector<ApiUse>>
 VariantScreen::addedCalls(llvm::StringRef VariantText) const {
   std::vector<ApiUse> Out;
   auto Scan = scanFile(Command, File, Settings, VariantText);
-  if (!Scan) {
-    llvm::Error E = Scan.takeError();
-    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": added calls not listed, "
-                               << "the variant does not parse: "
-                               << llvm::toString(std::move(E)) << "\n");
-    llvm::consumeError(std::move(E));
-    return Out;
-  }
+  if (!Scan)
+    return llvm::createStringError("the variant does not parse: " +
+                                   llvm::toString(Scan.takeError()));
   for (const ApiUse &U : Scan->Uses) {
     bool Before = llvm::any_of(
         Original.Uses, [&](const ApiUse &O) { return O.Name == U.Name; });

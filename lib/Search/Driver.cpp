@@ -671,10 +671,19 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
 /// what was written.
 SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
                            const SearchRoles &Roles, const SearchResult &R,
-                           SearchSummary Sum) {
+                           SearchSummary Sum, llvm::raw_ostream &Diag) {
   SearchOutcome O;
-  if (Sum.Improved)
-    Sum.AddedCalls = S.Eval->addedCalls(R.WinnerText, S.T);
+  if (Sum.Improved) {
+    auto Added = S.Eval->addedCalls(R.WinnerText, S.T);
+    if (Added)
+      Sum.AddedCalls = std::move(*Added);
+    else
+      llvm::WithColor::warning(Diag, "clang-maxcode")
+          << "the calls the winner adds could not be listed ("
+          << llvm::toString(Added.takeError())
+          << "); review it for file, process and network calls before "
+             "applying\n";
+  }
   const LLMLedger *Ledger = Roles.LLM.Ledger.get();
   FinishedSearch Finished{Opts,
                           R,
@@ -762,7 +771,7 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
       llvm::WithColor::warning(Diag, "clang-maxcode")
           << "the store missed LLM calls: " << llvm::toString(std::move(E))
           << "\n";
-  return finishSearch(Opts, S, Roles, R, std::move(Sum));
+  return finishSearch(Opts, S, Roles, R, std::move(Sum), Diag);
 }
 
 namespace {

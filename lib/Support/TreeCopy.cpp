@@ -222,7 +222,9 @@ llvm::Error maxcode::chownTree(llvm::StringRef Path, int Uid, int Gid) {
 }
 
 llvm::Error maxcode::removeTree(llvm::StringRef Path) {
-  if (!fs::remove_directories(Path))
+  // remove_directories ignores every error unless told not to, which would
+  // leave a folder a program made read-only behind without a word.
+  if (!fs::remove_directories(Path, /*IgnoreErrors=*/false))
     return llvm::Error::success();
   // A folder a program made read-only (or unreadable) cannot be emptied
   // until it is writable again; never following a link out of the tree.
@@ -239,7 +241,7 @@ llvm::Error maxcode::removeTree(llvm::StringRef Path) {
          It.increment(EC))
       Dirs.push_back(It->path());
   }
-  if (std::error_code EC = fs::remove_directories(Path))
+  if (std::error_code EC = fs::remove_directories(Path, /*IgnoreErrors=*/false))
     return llvm::createStringError("cannot remove '" + Path.str() +
                                    "': " + EC.message());
   return llvm::Error::success();

@@ -161,8 +161,10 @@ public:
   unsigned feedbackTestCount() const { return Feedback.size(); }
   unsigned heldOutTestCount() const { return HeldOut.size(); }
   /// The calls a variant of \p T adds that the summary of an applied winner
-  /// warns about (file system, processes, network).
-  std::vector<ApiUse> addedCalls(llvm::StringRef VariantText, const Target &T);
+  /// warns about (file system, processes, network); fails when they cannot
+  /// be listed.
+  llvm::Expected<std::vector<ApiUse>> addedCalls(llvm::StringRef VariantText,
+                                                 const Target &T);
 
 private:
   struct Built;

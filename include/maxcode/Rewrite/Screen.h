@@ -107,8 +107,10 @@ public:
   std::optional<std::string> screen(llvm::StringRef VariantText) const;
 
   /// The file-system, process and network calls \p VariantText adds: what
-  /// the summary of an applied winner warns about.
-  std::vector<ApiUse> addedCalls(llvm::StringRef VariantText) const;
+  /// the summary of an applied winner warns about. Fails when the variant
+  /// cannot be scanned, so that "none" is never said for "not checked".
+  llvm::Expected<std::vector<ApiUse>>
+  addedCalls(llvm::StringRef VariantText) const;
 
   /// The same judgements on a scan made elsewhere (tests).
   std::optional<std::string> judge(const FileScan &Variant) const;
