@@ -478,7 +478,9 @@ maxcode::parseRuleOptionAssignment(llvm::StringRef Assignment,
   if (!Assignment.contains('='))
     return llvm::createStringError("rule option '" + Assignment.str() +
                                    "' is not key=value");
-  auto [Id, Name] = Key.rsplit('.');
+  // Not a structured binding: C++17 lambdas cannot capture one.
+  std::pair<llvm::StringRef, llvm::StringRef> Split = Key.rsplit('.');
+  llvm::StringRef Id = Split.first, Name = Split.second;
   const Rule *R = findRule(Id);
   if (!R || Name.empty())
     return llvm::createStringError("unknown rule option '" + Key.str() +

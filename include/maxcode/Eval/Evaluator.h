@@ -247,7 +247,6 @@ private:
   std::string Fingerprint;
   mutable std::mutex StatsMutex;
   double ProcessTime = 0;
-  unsigned RunCounter = 0;
   /// How many jobs of each kind and text were started, so that repeated
   /// runs (timing repetitions) get keys of their own (runTracked).
   llvm::StringMap<unsigned> JobsStarted;
