@@ -34,7 +34,8 @@ std::string makeFile(llvm::StringRef Dir, llvm::StringRef Name) {
 /// Makes a tree under a new folder with a read-only folder holding a
 /// mode-000 one, then removes it: 0 when removeTree succeeds and the tree
 /// is gone, 1 when it says it failed, 2 when it says it succeeded but left
-/// the tree, 3 when the tree could not be made.
+/// the tree, 3 when the tree could not be made (4: the child could not
+/// become nobody).
 int lockUpAndRemove(llvm::StringRef Root) {
   llvm::SmallString<256> Locked(Root), Closed(Root);
   llvm::sys::path::append(Locked, "locked");
@@ -55,19 +56,24 @@ int lockUpAndRemove(llvm::StringRef Root) {
 // success. Root can remove anything, so as root the tree is made and
 // removed by a child running as nobody.
 TEST(TreeCopyTest, RemovesWhatAProgramLockedUp) {
-  llvm::SmallString<256> Root;
-  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("treecopy", Root));
   if (::geteuid() != 0) {
+    llvm::SmallString<256> Root;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("treecopy", Root));
     EXPECT_EQ(lockUpAndRemove(Root), 0);
     return;
   }
+  // Under /tmp, which nobody can reach: the test's own temporary folder
+  // (lit's, in the build tree) may not be.
+  char Template[] = "/tmp/maxcode-treecopy-XXXXXX";
+  ASSERT_NE(::mkdtemp(Template), nullptr);
+  std::string Root = Template;
   const uid_t Nobody = 65534;
   ASSERT_EQ(::chown(Root.c_str(), Nobody, Nobody), 0);
   pid_t Child = ::fork();
   ASSERT_GE(Child, 0);
   if (Child == 0) {
     if (::setgid(Nobody) != 0 || ::setuid(Nobody) != 0)
-      ::_exit(3);
+      ::_exit(4);
     ::_exit(lockUpAndRemove(Root));
   }
   int Status = 0;
