@@ -166,6 +166,16 @@ private:
   llvm::Expected<ProcessResult> runJob(const ProcessSpec &Spec, JobKind Kind,
                                        llvm::StringRef Stem, bool &NodeLost,
                                        std::string &JobId);
+  /// The srun that runs the job \p Stem, of kind \p Kind.
+  ProcessSpec srunCommand(const ProcessSpec &Spec, JobKind Kind,
+                          llvm::StringRef Stem) const;
+  /// Ends job \p JobId, which we stopped on our side.
+  void cancelJob(llvm::StringRef JobId) const;
+  /// What became of job \p JobId, which ended without a result of the
+  /// program: Slurm ended it (\p Srun is what srun said).
+  llvm::Expected<ProcessResult> endedBySlurm(llvm::StringRef JobId,
+                                             const ProcessResult &Srun,
+                                             bool &NodeLost);
   /// A resumed run's job \p Stem, started by the interrupted process: waits
   /// for it if it still runs, and gives its result if it has one. A timed
   /// run's result is never taken (a measurement counts only beside the
@@ -298,18 +308,8 @@ std::optional<ProcessResult> SlurmExecutor::reattach(llvm::StringRef Stem,
   return std::move(*R);
 }
 
-llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
-                                                    JobKind Kind,
-                                                    llvm::StringRef Stem,
-                                                    bool &NodeLost,
-                                                    std::string &JobId) {
-  NodeLost = false;
-  // Left by an earlier process that was not resumed, or by the lost try.
-  removeJobFiles(Stem);
-  if (llvm::Error E = writeJobSpec(Stem, Spec))
-    return E;
-  auto Cleanup = [&] { removeJobFiles(Stem); };
-
+ProcessSpec SlurmExecutor::srunCommand(const ProcessSpec &Spec, JobKind Kind,
+                                       llvm::StringRef Stem) const {
   ProcessSpec Srun;
   // Slurm's own configuration, nothing else: srun passes its
   // environment on to the job.
@@ -332,7 +332,66 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
   // --time) end it; time in the queue is not the program's.
   Srun.Limits.OutputBytes = 1 << 20;
   Srun.Cancel = Spec.Cancel;
-  auto R = runProcess(Srun);
+  return Srun;
+}
+
+void SlurmExecutor::cancelJob(llvm::StringRef JobId) const {
+  ProcessSpec Cancel;
+  Cancel.PassEnv = {"SLURM_*", "MUNGE_*"};
+  Cancel.Argv = {Opts.Scancel, JobId.str()};
+  Cancel.Limits.WallSeconds = 30;
+  if (auto CR = runProcess(Cancel); !CR) {
+    llvm::Error E = CR.takeError();
+    MAXCODE_DEBUG(llvm::dbgs()
+                  << DEBUG_TYPE << ": job " << JobId << " not cancelled: "
+                  << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
+  }
+}
+
+llvm::Expected<ProcessResult>
+SlurmExecutor::endedBySlurm(llvm::StringRef JobId, const ProcessResult &Srun,
+                            bool &NodeLost) {
+  JobState S = queryState(JobId);
+  std::string Why = S.Reason.empty() || S.Reason == "None"
+                        ? ""
+                        : " (reason: " + S.Reason + ")";
+  std::string Job = "Slurm job " + JobId.str();
+  if (S.State == "TIMEOUT") {
+    ProcessResult Out;
+    Out.TimedOut = true;
+    Out.WallSeconds = Srun.WallSeconds;
+    Out.Stderr = Job + " reached its time limit (--time)";
+    Out.JobId = JobId.str();
+    return Out;
+  }
+  if (S.State == "CANCELLED")
+    return llvm::createStringError(Job + " was cancelled" + Why);
+  if (S.State == "NODE_FAIL" || S.State == "BOOT_FAIL") {
+    NodeLost = true;
+    return llvm::createStringError(Job + " was lost with its node (" + S.State +
+                                   ")" + Why);
+  }
+  if (S.State == "OUT_OF_MEMORY")
+    return llvm::createStringError(Job + " ran out of memory" + Why);
+  return llvm::createStringError(
+      Job + " ended " + (S.State.empty() ? "in an unknown state" : S.State) +
+      Why + " without a result: " + lastLines(Srun.Stderr, 3));
+}
+
+llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
+                                                    JobKind Kind,
+                                                    llvm::StringRef Stem,
+                                                    bool &NodeLost,
+                                                    std::string &JobId) {
+  NodeLost = false;
+  // Left by an earlier process that was not resumed, or by the lost try.
+  removeJobFiles(Stem);
+  if (llvm::Error E = writeJobSpec(Stem, Spec))
+    return E;
+  auto Cleanup = [&] { removeJobFiles(Stem); };
+
+  auto R = runProcess(srunCommand(Spec, Kind, Stem));
   if (!R) {
     Cleanup();
     return llvm::createStringError("cannot run srun: " +
@@ -341,19 +400,8 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
   JobId = parseJobId(R->Stderr);
   if (R->Cancelled) {
     // Stopped on our side (an editor's "stop"): the job goes too.
-    if (!JobId.empty()) {
-      ProcessSpec Cancel;
-      Cancel.PassEnv = {"SLURM_*", "MUNGE_*"};
-      Cancel.Argv = {Opts.Scancel, JobId};
-      Cancel.Limits.WallSeconds = 30;
-      if (auto CR = runProcess(Cancel); !CR) {
-        llvm::Error E = CR.takeError();
-        MAXCODE_DEBUG(llvm::dbgs()
-                      << DEBUG_TYPE << ": job " << JobId << " not cancelled: "
-                      << llvm::toString(std::move(E)) << "\n");
-        llvm::consumeError(std::move(E));
-      }
-    }
+    if (!JobId.empty())
+      cancelJob(JobId);
     Cleanup();
     ProcessResult Out;
     Out.Cancelled = true;
@@ -379,33 +427,7 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
   if (JobId.empty())
     return llvm::createStringError("srun started no job (" + R->describe() +
                                    "): " + lastLines(R->Stderr, 3));
-
-  // The job ended without a result of the program: Slurm ended it.
-  JobState S = queryState(JobId);
-  std::string Why = S.Reason.empty() || S.Reason == "None"
-                        ? ""
-                        : " (reason: " + S.Reason + ")";
-  std::string Job = "Slurm job " + JobId;
-  if (S.State == "TIMEOUT") {
-    ProcessResult Out;
-    Out.TimedOut = true;
-    Out.WallSeconds = R->WallSeconds;
-    Out.Stderr = Job + " reached its time limit (--time)";
-    Out.JobId = JobId;
-    return Out;
-  }
-  if (S.State == "CANCELLED")
-    return llvm::createStringError(Job + " was cancelled" + Why);
-  if (S.State == "NODE_FAIL" || S.State == "BOOT_FAIL") {
-    NodeLost = true;
-    return llvm::createStringError(Job + " was lost with its node (" + S.State +
-                                   ")" + Why);
-  }
-  if (S.State == "OUT_OF_MEMORY")
-    return llvm::createStringError(Job + " ran out of memory" + Why);
-  return llvm::createStringError(
-      Job + " ended " + (S.State.empty() ? "in an unknown state" : S.State) +
-      Why + " without a result: " + lastLines(R->Stderr, 3));
+  return endedBySlurm(JobId, *R, NodeLost);
 }
 
 llvm::Expected<std::unique_ptr<Executor>>

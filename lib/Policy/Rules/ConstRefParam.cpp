@@ -189,6 +189,32 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
+    std::vector<Candidate> Cands = candidates(Ctx);
+    if (Cands.empty())
+      return;
+    // Clang decides: one parse of the file with every candidate changed.
+    tooling::Replacements All;
+    for (const Candidate &C : Cands)
+      if (!mergeReplacements(All, C.Edit.Replaces))
+        return;
+    Blame B;
+    if (!blameErrors(Ctx, Cands, All, B))
+      return;
+    for (Candidate &C : Cands)
+      if (std::optional<RuleEdit> E = editFor(Ctx, C, B))
+        Out.push_back(std::move(*E));
+  }
+
+private:
+  /// What the parse with every candidate changed blames: parameters, or
+  /// whole functions when an error cannot be pinned on one.
+  struct Blame {
+    llvm::SmallPtrSet<const ParmVarDecl *, 8> Params;
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Functions;
+  };
+
+  /// Every function and the lambdas inside it whose parameters may change.
+  std::vector<Candidate> candidates(const RuleContext &Ctx) const {
     ASTContext &AST = Ctx.getASTContext();
     std::vector<const FunctionDecl *> Functions;
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
@@ -202,14 +228,13 @@ public:
     for (const FunctionDecl *FD : Functions)
       if (std::optional<Candidate> C = candidateFor(Ctx, FD))
         Cands.push_back(std::move(*C));
-    if (Cands.empty())
-      return;
+    return Cands;
+  }
 
-    // Clang decides: one parse of the file with every candidate changed.
-    tooling::Replacements All;
-    for (const Candidate &C : Cands)
-      if (!mergeReplacements(All, C.Edit.Replaces))
-        return;
+  /// Parses the file with \p All applied and fills \p B with what its
+  /// errors blame; false when nothing can be kept.
+  bool blameErrors(const RuleContext &Ctx, llvm::ArrayRef<Candidate> Cands,
+                   const tooling::Replacements &All, Blame &B) const {
     llvm::Expected<std::string> NewText =
         tooling::applyAllReplacements(Ctx.getCode(), All);
     if (!NewText) {
@@ -218,7 +243,7 @@ public:
                                  << ": no edit: the edits do not apply: "
                                  << llvm::toString(std::move(E)) << "\n");
       llvm::consumeError(std::move(E));
-      return;
+      return false;
     }
     llvm::Expected<std::vector<unsigned>> Errors = Ctx.findErrorsIn(*NewText);
     if (!Errors) {
@@ -227,72 +252,77 @@ public:
                     << DEBUG_TYPE << ": " << getId()
                     << ": no edit: " << llvm::toString(std::move(E)) << "\n");
       llvm::consumeError(std::move(E));
-      return;
+      return false;
     }
-    llvm::SmallPtrSet<const ParmVarDecl *, 8> Blamed;
-    llvm::SmallPtrSet<const FunctionDecl *, 8> BlamedAll;
     for (unsigned NewOffset : *Errors) {
       if (NewOffset == UINT_MAX) // Somewhere unknown: keep nothing.
-        return;
-      unsigned Offset = originalOffset(All, NewOffset);
-      // The innermost candidate holding the error (a lambda before the
-      // function around it).
-      const Candidate *In = nullptr;
-      for (const Candidate &C : Cands)
-        if (Offset >= C.Begin && Offset < C.End &&
-            (!In || C.End - C.Begin < In->End - In->Begin))
-          In = &C;
-      if (!In) {
-        // Outside every candidate: a declaration's mismatch elsewhere.
-        for (const Candidate &C : Cands)
-          BlamedAll.insert(C.FD);
-        continue;
-      }
-      llvm::SmallPtrSet<const ParmVarDecl *, 4> Params(In->Params.begin(),
-                                                       In->Params.end());
-      const NamingExpr *Best = nullptr;
-      std::vector<NamingExpr> Exprs =
-          namingExpressions(Ctx, In->FD->getBody(), Params);
-      for (const NamingExpr &F : Exprs)
-        if (Offset >= F.Begin && Offset < F.End &&
-            (!Best || F.End - F.Begin < Best->End - Best->Begin))
-          Best = &F;
-      if (Best)
-        Blamed.insert(Best->Params.begin(), Best->Params.end());
-      else
-        BlamedAll.insert(In->FD);
+        return false;
+      blameOne(Ctx, Cands, originalOffset(All, NewOffset), B);
     }
-
-    for (Candidate &C : Cands) {
-      if (BlamedAll.count(C.FD))
-        continue;
-      std::vector<const ParmVarDecl *> Kept;
-      for (const ParmVarDecl *P : C.Params)
-        if (!Blamed.count(P))
-          Kept.push_back(P);
-      if (Kept.empty())
-        continue;
-      RuleEdit E = makeEdit("", 40);
-      if (Kept.size() != C.Params.size()) {
-        bool Ok = true;
-        for (const ParmVarDecl *P : Kept)
-          Ok &= makeConstRef(Ctx, E, C.FD, P);
-        if (!Ok)
-          continue;
-      } else {
-        E.Replaces = C.Edit.Replaces;
-      }
-      std::string Names;
-      for (const ParmVarDecl *P : Kept)
-        Names += (Names.empty() ? "" : ", ") + P->getNameAsString();
-      E.Description = llvm::formatv(
-          "pass {0} of {1} by const reference (line {2})", Names,
-          describeFunction(C.FD), Ctx.getUserLine(C.FD->getLocation()));
-      Out.push_back(std::move(E));
-    }
+    return true;
   }
 
-private:
+  /// Blames what holds the error at \p Offset of the original text.
+  void blameOne(const RuleContext &Ctx, llvm::ArrayRef<Candidate> Cands,
+                unsigned Offset, Blame &B) const {
+    // The innermost candidate holding the error (a lambda before the
+    // function around it).
+    const Candidate *In = nullptr;
+    for (const Candidate &C : Cands)
+      if (Offset >= C.Begin && Offset < C.End &&
+          (!In || C.End - C.Begin < In->End - In->Begin))
+        In = &C;
+    if (!In) {
+      // Outside every candidate: a declaration's mismatch elsewhere.
+      for (const Candidate &C : Cands)
+        B.Functions.insert(C.FD);
+      return;
+    }
+    llvm::SmallPtrSet<const ParmVarDecl *, 4> Params(In->Params.begin(),
+                                                     In->Params.end());
+    const NamingExpr *Best = nullptr;
+    std::vector<NamingExpr> Exprs =
+        namingExpressions(Ctx, In->FD->getBody(), Params);
+    for (const NamingExpr &F : Exprs)
+      if (Offset >= F.Begin && Offset < F.End &&
+          (!Best || F.End - F.Begin < Best->End - Best->Begin))
+        Best = &F;
+    if (Best)
+      B.Params.insert(Best->Params.begin(), Best->Params.end());
+    else
+      B.Functions.insert(In->FD);
+  }
+
+  /// The edit of \p C's parameters that \p B does not blame, if any.
+  std::optional<RuleEdit> editFor(const RuleContext &Ctx, const Candidate &C,
+                                  const Blame &B) const {
+    if (B.Functions.count(C.FD))
+      return std::nullopt;
+    std::vector<const ParmVarDecl *> Kept;
+    for (const ParmVarDecl *P : C.Params)
+      if (!B.Params.count(P))
+        Kept.push_back(P);
+    if (Kept.empty())
+      return std::nullopt;
+    RuleEdit E = makeEdit("", 40);
+    if (Kept.size() != C.Params.size()) {
+      bool Ok = true;
+      for (const ParmVarDecl *P : Kept)
+        Ok &= makeConstRef(Ctx, E, C.FD, P);
+      if (!Ok)
+        return std::nullopt;
+    } else {
+      E.Replaces = C.Edit.Replaces;
+    }
+    std::string Names;
+    for (const ParmVarDecl *P : Kept)
+      Names += (Names.empty() ? "" : ", ") + P->getNameAsString();
+    E.Description = llvm::formatv(
+        "pass {0} of {1} by const reference (line {2})", Names,
+        describeFunction(C.FD), Ctx.getUserLine(C.FD->getLocation()));
+    return E;
+  }
+
   std::optional<Candidate> candidateFor(const RuleContext &Ctx,
                                         const FunctionDecl *FD) const {
     ASTContext &AST = Ctx.getASTContext();
