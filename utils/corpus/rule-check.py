@@ -37,9 +37,9 @@ build, and the first failure: stage, file, error), one row for variants that
 combine several rules, and the totals. docs/Rules.md, "Rules on real code",
 has the table for leveldb and TheAlgorithms/C-Plus-Plus.
 
-  nice -n 19 utils/corpus/rule-check.py --corpus /work/corpus \\
+  nice -n 19 utils/corpus/rule-check.py --corpus ~/corpus \\
       --only leveldb,TheAlgorithms-C-Plus-Plus --every leveldb=2 \\
-      --every TheAlgorithms-C-Plus-Plus=6 --json /tmp/rule-check.json
+      --every TheAlgorithms-C-Plus-Plus=6 --json rule-check.json
 
 Python 3 standard library only. One process at a time (it is meant to run
 beside benchmarks). The projects are never changed: databases, CMake build

@@ -10,8 +10,8 @@ kernels and functions found, and then the first error of each failure grouped
 by cause, with the project's own compiler's verdict on each such file.
 docs/CUDA.md, "Real code: the corpus", says more.
 
-  utils/corpus/run-corpus.py --corpus /work/corpus
-  utils/corpus/run-corpus.py /work/corpus/llm.c /work/corpus/leveldb -j2
+  utils/corpus/run-corpus.py --corpus ~/corpus
+  utils/corpus/run-corpus.py ~/corpus/llm.c ~/corpus/leveldb -j2
 
 Python 3 standard library only. The projects are never changed: databases,
 CMake build folders and per-file outputs go under --work.
