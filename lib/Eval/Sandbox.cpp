@@ -347,6 +347,7 @@ ScratchDir::create(llvm::StringRef Prefix, llvm::StringRef Parent, int Owner) {
   llvm::sys::fs::make_absolute(Path);
   ScratchDir D;
   D.Path = std::string(Path);
+  D.Slot = registerScratch(D.Path);
   // As root, the folder gets a user of its own (from a hash of its unique
   // name): process limits then count only this evaluation's processes.
   if (geteuid() == 0) {
@@ -369,6 +370,7 @@ llvm::Expected<ScratchDir> ScratchDir::createAt(llvm::StringRef Path,
                                    "': " + EC.message());
   ScratchDir D;
   D.Path = Path.str();
+  D.Slot = registerScratch(D.Path);
   if (geteuid() == 0 && Owner >= 0) {
     D.Uid = Owner;
     if (::chown(D.Path.c_str(), Owner, Owner) != 0)
@@ -390,18 +392,23 @@ static void removeScratch(const std::string &Path) {
 }
 
 ScratchDir::ScratchDir(ScratchDir &&Other)
-    : Path(std::move(Other.Path)), Keep(Other.Keep), Uid(Other.Uid) {
+    : Path(std::move(Other.Path)), Keep(Other.Keep), Uid(Other.Uid),
+      Slot(Other.Slot) {
   Other.Path.clear();
+  Other.Slot = -1;
 }
 
 ScratchDir &ScratchDir::operator=(ScratchDir &&Other) {
   if (this != &Other) {
     if (!Path.empty() && !Keep)
       removeScratch(Path);
+    unregisterScratch(Slot);
     Path = std::move(Other.Path);
     Keep = Other.Keep;
     Uid = Other.Uid;
+    Slot = Other.Slot;
     Other.Path.clear();
+    Other.Slot = -1;
   }
   return *this;
 }
@@ -409,4 +416,5 @@ ScratchDir &ScratchDir::operator=(ScratchDir &&Other) {
 ScratchDir::~ScratchDir() {
   if (!Path.empty() && !Keep)
     removeScratch(Path);
+  unregisterScratch(Slot);
 }

@@ -6,11 +6,43 @@
 
 #include "maxcode/Frontend/Discovery.h"
 #include "maxcode/Frontend/Profile.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace maxcode;
+
+/// Adds to \p Targets and \p Blocked the kernels and device functions that
+/// only \p Device, the device-side parse, sees (code under
+/// `#if __CUDA_ARCH__`), each judged by the errors of that pass.
+static void addDeviceOnlyTargets(ParsedFile &Device,
+                                 std::vector<Target> &Targets,
+                                 std::vector<BlockedTarget> &Blocked) {
+  llvm::DenseSet<unsigned> HostSeen;
+  for (const Target &T : Targets)
+    HostSeen.insert(T.BeginOffset);
+  for (const BlockedTarget &B : Blocked)
+    HostSeen.insert(B.T.BeginOffset);
+  std::vector<BlockedTarget> DeviceBlocked;
+  std::vector<Target> DeviceTargets = discoverTargets(Device, &DeviceBlocked);
+  auto DeviceOnly = [&](Target &T) {
+    if (T.Kind == TargetKind::CpuFunction || HostSeen.count(T.BeginOffset))
+      return false;
+    T.DevicePass = true;
+    return true;
+  };
+  for (Target &T : DeviceTargets)
+    if (DeviceOnly(T))
+      Targets.push_back(std::move(T));
+  for (BlockedTarget &B : DeviceBlocked)
+    if (DeviceOnly(B.T))
+      Blocked.push_back(std::move(B));
+  std::stable_sort(Targets.begin(), Targets.end(),
+                   [](const Target &A, const Target &B) {
+                     return A.BeginOffset < B.BeginOffset;
+                   });
+}
 
 llvm::Expected<std::vector<Target>>
 maxcode::discoverAndRank(const LoadedDatabase &DB,
@@ -30,8 +62,22 @@ maxcode::discoverAndRank(const LoadedDatabase &DB,
                   ParseErrors::BlockTheirTargets);
     if (!Parsed)
       return Parsed.takeError();
+    for (const std::string &Flag : Parsed->UnknownFlags) {
+      llvm::WithColor::warning(Diags, "clang-maxcode")
+          << "'" << Flag << "' (in the command of '" << Source
+          << "') is unknown to Clang: left out of the parse; the build "
+             "still uses it\n";
+      if (Report)
+        Report->UnknownFlags.push_back({File, Flag});
+    }
     std::vector<BlockedTarget> Blocked;
     std::vector<Target> Targets = discoverTargets(*Parsed, &Blocked);
+    if (needsDeviceParse(*Parsed)) {
+      auto Device = parseDeviceSide(*Parsed, Diags);
+      if (!Device)
+        return Device.takeError();
+      addDeviceOnlyTargets(*Device, Targets, Blocked);
+    }
     if (Report) {
       Report->ParseErrors += Parsed->Errors.size();
       std::move(Blocked.begin(), Blocked.end(),

@@ -7,9 +7,11 @@
 #include "maxcode/Frontend/NvccAdjuster.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Process.h"
+#include "clang/Options/Options.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Option/ArgList.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -45,6 +47,8 @@ enum class NvccAction {
   Language,      ///< -x cu -> -x cuda.
   LinkOnly,      ///< -dlink / -lib / -link: not a compile command.
   WarningKinds,  ///< -Werror cross-execution-space-call: nvcc\'s, dropped.
+  Translate,     ///< Clang's own spelling (the row's Replacement, and the
+                 ///< value joined to it when the flag takes one).
 };
 
 /// One row: the spelling, whether it takes a value (as the next argument or
@@ -53,6 +57,7 @@ struct NvccFlag {
   const char *Spelling;
   bool TakesValue;
   NvccAction Action;
+  const char *Replacement = nullptr; ///< For NvccAction::Translate.
 };
 
 // The one table of nvcc flags clang does not understand. Flags not listed are
@@ -195,11 +200,93 @@ const NvccFlag NvccFlags[] = {
     {"-noprof", false, NvccAction::Drop},
     {"--no-host-device-initializer-list", false, NvccAction::Drop},
     {"--no-host-device-move-forward", false, NvccAction::Drop},
+    // nvcc 12.x-13.x (`nvcc --help` of CUDA 13.0). Each long flag is also
+    // found by its one-dash spelling (lookupNvccFlag), as nvcc takes both.
+    {"-dw", false, NvccAction::Compile},
+    {"--device-w", false, NvccAction::Compile},
+    {"-noeh", false, NvccAction::Translate, "-fno-exceptions"},
+    {"--no-exceptions", false, NvccAction::Translate, "-fno-exceptions"},
+    {"--disable-warnings", false, NvccAction::Translate, "-w"},
+    {"--debug", false, NvccAction::Translate, "-g"},
+    {"--m64", false, NvccAction::Translate, "-m64"},
+    {"--optimize", true, NvccAction::Translate, "-O"},
+    {"--ftemplate-depth", true, NvccAction::Translate, "-ftemplate-depth="},
+    {"--ftemplate-backtrace-limit", true, NvccAction::Translate,
+     "-ftemplate-backtrace-limit="},
+    {"--link", false, NvccAction::LinkOnly},
+    {"--lib", false, NvccAction::LinkOnly},
+    {"--run", false, NvccAction::LinkOnly},
+    {"--relocatable-link", false, NvccAction::LinkOnly},
+    {"--compress-mode", true, NvccAction::Drop},
+    {"--split-compile-extended", true, NvccAction::Drop},
+    {"--jump-table-density", true, NvccAction::Drop},
+    {"-jtd", true, NvccAction::Drop},
+    {"--fdevice-time-trace", true, NvccAction::Drop},
+    {"--device-entity-has-hidden-visibility", true, NvccAction::Drop},
+    {"--device-stack-protector", true, NvccAction::Drop},
+    {"--frandom-seed", true, NvccAction::Drop},
+    {"--sanitize", true, NvccAction::Drop},
+    {"--brief-diagnostics", true, NvccAction::Drop},
+    {"-brief-diag", true, NvccAction::Drop},
+    {"--machine", true, NvccAction::Drop},
+    {"--archiver-binary", true, NvccAction::Drop},
+    {"-arbin", true, NvccAction::Drop},
+    {"--libdevice-directory", true, NvccAction::Drop},
+    {"-ldir", true, NvccAction::Drop},
+    {"--target-directory", true, NvccAction::Drop},
+    {"-target-dir", true, NvccAction::Drop},
+    {"--optimization-info", true, NvccAction::Drop},
+    {"-opt-info", true, NvccAction::Drop},
+    {"--entries", true, NvccAction::Drop},
+    {"--host-linker-script", true, NvccAction::Drop},
+    {"-hls", true, NvccAction::Drop},
+    {"--input-drive-prefix", true, NvccAction::Drop},
+    {"-idp", true, NvccAction::Drop},
+    {"--dependency-drive-prefix", true, NvccAction::Drop},
+    {"-ddp", true, NvccAction::Drop},
+    {"--drive-prefix", true, NvccAction::Drop},
+    {"-dp", true, NvccAction::Drop},
+    {"--dependency-output", true, NvccAction::Drop},
+    {"--dependency-target-name", true, NvccAction::Drop},
+    {"--run-args", true, NvccAction::Drop},
+    {"--no-compress", false, NvccAction::Drop},
+    {"--fdevice-syntax-only", false, NvccAction::Drop},
+    {"--forward-unknown-to-host-linker", false, NvccAction::Drop},
+    {"--keep-device-functions", false, NvccAction::Drop},
+    {"--jobserver", false, NvccAction::Drop},
+    {"--relocatable-ptx", false, NvccAction::Drop},
+    {"-reloc-ptx", false, NvccAction::Drop},
+    {"--optix-ir", false, NvccAction::Drop},
+    {"--ltoir", false, NvccAction::Drop},
+    {"--gen-opt-lto", false, NvccAction::Drop},
+    {"--objdir-as-tempdir", false, NvccAction::Drop},
+    {"-objtemp", false, NvccAction::Drop},
+    {"--force-cl-env-setup", false, NvccAction::Drop},
+    {"--qpp-config", false, NvccAction::Drop},
+    {"--compile-as-tools-patch", false, NvccAction::Drop},
+    {"-astoolspatch", false, NvccAction::Drop},
+    {"--list-gpu-code", false, NvccAction::Drop},
+    {"-code-ls", false, NvccAction::Drop},
+    {"--list-gpu-arch", false, NvccAction::Drop},
+    {"--no-display-error-number", false, NvccAction::Drop},
+    {"-no-err-no", false, NvccAction::Drop},
+    {"--augment-host-linker-script", false, NvccAction::Drop},
+    {"-aug-hls", false, NvccAction::Drop},
+    {"--no-device-link", false, NvccAction::Drop},
+    {"-nodlink", false, NvccAction::Drop},
+    {"--save-temps", false, NvccAction::Drop},
+    {"--clean-targets", false, NvccAction::Drop},
+    {"-clean", false, NvccAction::Drop},
+    {"--dryrun", false, NvccAction::Drop},
+    {"--verbose", false, NvccAction::Drop},
+    {"--no-align-double", false, NvccAction::Drop},
+    {"--shared", false, NvccAction::Drop},
+    {"--cuda", false, NvccAction::Drop},
 };
 
-/// Finds the table row for \p Arg; \p Value receives a joined value.
-const NvccFlag *lookupNvccFlag(llvm::StringRef Arg, std::string &Value,
-                               bool &Joined) {
+/// Finds the table row for \p Arg spelled exactly as the row is.
+const NvccFlag *lookupNvccSpelling(llvm::StringRef Arg, std::string &Value,
+                                   bool &Joined) {
   Joined = false;
   for (const NvccFlag &F : NvccFlags) {
     llvm::StringRef S(F.Spelling);
@@ -212,6 +299,21 @@ const NvccFlag *lookupNvccFlag(llvm::StringRef Arg, std::string &Value,
       return &F;
     }
   }
+  return nullptr;
+}
+
+/// Finds the table row for \p Arg; \p Value receives a joined value. nvcc
+/// takes every long flag with one dash or two (-compress-mode=size is
+/// --compress-mode=size), so a spelling the table lacks is looked up with
+/// the other number of dashes too.
+const NvccFlag *lookupNvccFlag(llvm::StringRef Arg, std::string &Value,
+                               bool &Joined) {
+  if (const NvccFlag *F = lookupNvccSpelling(Arg, Value, Joined))
+    return F;
+  if (Arg.starts_with("--"))
+    return lookupNvccSpelling(Arg.drop_front(), Value, Joined);
+  if (Arg.starts_with("-") && Arg.size() > 2)
+    return lookupNvccSpelling(("-" + Arg).str(), Value, Joined);
   return nullptr;
 }
 
@@ -435,6 +537,9 @@ void NvccTranslation::apply(const NvccFlag &F, llvm::StringRef A,
     break;
   case NvccAction::WarningKinds: // Handled before the value is taken.
     break;
+  case NvccAction::Translate:
+    Out.push_back(std::string(F.Replacement) + (F.TakesValue ? Value : ""));
+    break;
   case NvccAction::Arch:
     addArchList(Value, Arches);
     break;
@@ -550,10 +655,70 @@ std::vector<std::string> maxcode::translateNvccArguments(
   return std::move(T.Out);
 }
 
+/// True when \p Word, a word after a flag, names an existing file (relative
+/// to \p Directory): an input of the command, never a flag's value.
+static bool namesFile(llvm::StringRef Word, llvm::StringRef Directory) {
+  llvm::SmallString<256> Path(Word);
+  if (!llvm::sys::path::is_absolute(Path) && !Directory.empty()) {
+    Path = Directory;
+    llvm::sys::path::append(Path, Word);
+  }
+  return llvm::sys::fs::exists(Path);
+}
+
+/// Removes from \p Out (a Clang command line, argv[0] first) every option
+/// Clang's driver does not know or does not support, appending each (with
+/// its value) to \p Unknown. A flag newer than the nvcc table, or a host
+/// compiler's flag Clang lacks, would otherwise stop the driver before the
+/// file is read ("unknown argument"), so that nothing is listed; the build
+/// still uses it. An unknown flag without "=" takes the next word with it
+/// when that word is not an option and names no file: nvcc's and GCC's
+/// flags take their value either way.
+static void dropUnknownOptions(std::vector<std::string> &Out,
+                               llvm::StringRef Directory,
+                               std::vector<std::string> *Unknown) {
+  std::vector<const char *> Argv;
+  for (size_t I = 1; I < Out.size(); ++I)
+    Argv.push_back(Out[I].c_str());
+  unsigned MissingIndex = 0, MissingCount = 0;
+  llvm::opt::InputArgList Parsed = clang::getDriverOptTable().ParseArgs(
+      Argv, MissingIndex, MissingCount,
+      llvm::opt::Visibility(clang::options::ClangOption));
+  std::vector<bool> Remove(Out.size(), false);
+  for (const llvm::opt::Arg *A : Parsed) {
+    const llvm::opt::Option &O = A->getOption();
+    if (O.getKind() != llvm::opt::Option::UnknownClass &&
+        !O.hasFlag(clang::options::Unsupported))
+      continue;
+    size_t I = A->getIndex() + 1;
+    if (I >= Out.size() || Remove[I])
+      continue;
+    Remove[I] = true;
+    std::string Flag = Out[I];
+    llvm::StringRef Next;
+    if (I + 1 < Out.size())
+      Next = Out[I + 1];
+    if (O.getKind() == llvm::opt::Option::UnknownClass &&
+        !llvm::StringRef(Flag).contains('=') && !Next.empty() &&
+        !Next.starts_with("-") && !namesFile(Next, Directory)) {
+      Remove[I + 1] = true;
+      Flag += " " + Next.str();
+    }
+    if (Unknown)
+      Unknown->push_back(std::move(Flag));
+  }
+  std::vector<std::string> Kept;
+  for (size_t I = 0; I < Out.size(); ++I)
+    if (!Remove[I])
+      Kept.push_back(std::move(Out[I]));
+  Out = std::move(Kept);
+}
+
 std::vector<std::string>
 maxcode::adjustForParsing(llvm::ArrayRef<std::string> Args,
                           llvm::StringRef File, llvm::StringRef Directory,
-                          const ParseSettings &S) {
+                          const ParseSettings &S,
+                          std::vector<std::string> *Unknown) {
   bool Nvcc = isNvccCommand(Args);
   std::vector<std::string> Out =
       Nvcc ? translateNvccArguments(Args, Directory, S) : Args.vec();
@@ -561,6 +726,7 @@ maxcode::adjustForParsing(llvm::ArrayRef<std::string> Args,
   // of the options added below; Clang then says what is missing.
   if (Out.empty())
     Out.push_back("clang++");
+  dropUnknownOptions(Out, Directory, Unknown);
   std::vector<std::string> Extra;
   // The include folder checked to be GCC's: c++ and cc may be Clang.
   if (isGccCommand(Args))
@@ -592,6 +758,16 @@ maxcode::adjustForParsing(llvm::ArrayRef<std::string> Args,
   // A header given as the main file (its targets listed) is no mistake, and
   // a warning is no error when the code is only read (-Werror may come from
   // the project, for its own compiler's warnings).
+  // Every error is seen, however many come before it: a file with more
+  // errors than Clang's default limit (20, then a fatal "too many errors")
+  // would otherwise list nothing, and each error blocks only the targets it
+  // touches.
+  Extra.push_back("-ferror-limit=0");
+  // `obj.template f(x)` with no template arguments: nvcc (a warning) and
+  // GCC accept it, Clang makes it an error by default; where `f` turns out
+  // not to be a template, Clang still rejects the instantiation, which then
+  // blocks only its own targets (docs/CUDA.md, "template-keyword").
+  Extra.push_back("-Wno-missing-template-arg-list-after-template-kw");
   Extra.push_back("-Wno-pragma-once-outside-header");
   Extra.push_back("-Wno-error");
   Extra.push_back("-Qunused-arguments");

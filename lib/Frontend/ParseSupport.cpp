@@ -13,11 +13,12 @@ using namespace clang;
 tooling::CompileCommand
 maxcode::adjustedParseCommand(const tooling::CompileCommand &Command,
                               llvm::StringRef File,
-                              const ParseSettings &Settings) {
+                              const ParseSettings &Settings,
+                              std::vector<std::string> *Unknown) {
   tooling::CompileCommand Adjusted = Command;
   Adjusted.Filename = File.str();
-  Adjusted.CommandLine =
-      adjustForParsing(Command.CommandLine, File, Command.Directory, Settings);
+  Adjusted.CommandLine = adjustForParsing(Command.CommandLine, File,
+                                          Command.Directory, Settings, Unknown);
   return Adjusted;
 }
 

@@ -6,6 +6,7 @@
 
 #include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Frontend/Target.h"
+#include "maxcode/Support/Process.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -21,8 +22,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 
 using namespace maxcode;
 using namespace clang;
@@ -168,13 +171,13 @@ private:
 };
 } // namespace
 
-llvm::Expected<ParsedFile>
-maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
-                   const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
-                   std::optional<llvm::StringRef> Contents, bool *SyntaxError,
-                   ParseErrors Policy) {
-  tooling::CompileCommand Adjusted =
-      adjustedParseCommand(Command, File, Settings);
+/// Parses \p File with \p Adjusted, a command already adjusted for Clang;
+/// \p Command is the project's, kept in the result.
+static llvm::Expected<ParsedFile>
+parseAdjusted(const tooling::CompileCommand &Command,
+              const tooling::CompileCommand &Adjusted, llvm::StringRef File,
+              llvm::raw_ostream &DiagOS, std::optional<llvm::StringRef> Contents,
+              bool *SyntaxError, ParseErrors Policy) {
   SingleCommandDatabase DB(Adjusted);
   tooling::ClangTool Tool(DB, {File.str()});
   if (Contents)
@@ -184,7 +187,11 @@ maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   RecordingPrinter Printer(DiagOS, DiagOpts);
   Tool.setDiagnosticConsumer(&Printer);
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
-  int RC = Tool.buildASTs(ASTs);
+  int RC;
+  {
+    BlockingWork Parse;
+    RC = Tool.buildASTs(ASTs);
+  }
   DiagOS.flush();
   if (SyntaxError)
     *SyntaxError = Printer.SawSyntaxError;
@@ -217,6 +224,48 @@ maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   return P;
 }
 
+llvm::Expected<ParsedFile>
+maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
+                   const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
+                   std::optional<llvm::StringRef> Contents, bool *SyntaxError,
+                   ParseErrors Policy) {
+  std::vector<std::string> Unknown;
+  tooling::CompileCommand Adjusted =
+      adjustedParseCommand(Command, File, Settings, &Unknown);
+  auto P = parseAdjusted(Command, Adjusted, File, DiagOS, Contents,
+                         SyntaxError, Policy);
+  if (P)
+    P->UnknownFlags = std::move(Unknown);
+  return P;
+}
+
+bool maxcode::needsDeviceParse(const ParsedFile &Host) {
+  if (!llvm::is_contained(Host.ParseArgs, "--cuda-host-only"))
+    return false;
+  const SourceManager &SM = Host.AST->getSourceManager();
+  llvm::StringRef Text = SM.getBufferData(SM.getMainFileID());
+  // What the host pass cannot see is what the preprocessor keeps from it:
+  // code under a test of the device pass's own macros.
+  return Text.contains("__CUDA_ARCH") || Text.contains("__NVPTX__");
+}
+
+llvm::Expected<ParsedFile> maxcode::parseDeviceSide(const ParsedFile &Host,
+                                                    llvm::raw_ostream &DiagOS,
+                                                    ParseErrors Policy) {
+  tooling::CompileCommand Adjusted(Host.Command.Directory, Host.File,
+                                   Host.ParseArgs, Host.Command.Output);
+  for (std::string &A : Adjusted.CommandLine)
+    if (A == "--cuda-host-only")
+      A = "--cuda-device-only";
+  // The device pass is only read: no libdevice is linked, so none is needed.
+  auto Pos = llvm::find(Adjusted.CommandLine, "--cuda-device-only");
+  Adjusted.CommandLine.insert(Pos, "-nocudalib");
+  const SourceManager &SM = Host.AST->getSourceManager();
+  llvm::StringRef Text = SM.getBufferData(SM.getMainFileID());
+  return parseAdjusted(Host.Command, Adjusted, Host.File, DiagOS, Text,
+                       nullptr, Policy);
+}
+
 namespace {
 /// Deepest loop nesting under a statement.
 class LoopDepthVisitor : public RecursiveASTVisitor<LoopDepthVisitor> {
@@ -246,24 +295,93 @@ const FunctionDecl *patternOf(const FunctionDecl *FD) {
   return FD->getCanonicalDecl();
 }
 
-/// Finds the kernel an argument of cudaLaunchKernel names, if any.
-const FunctionDecl *kernelNamedBy(const Expr *E) {
-  if (!E)
-    return nullptr;
+/// What an expression a kernel launch or a call is given names, through
+/// parentheses, casts, `&` and `*`: the declaration, or null.
+const ValueDecl *declNamedBy(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    const auto *U = dyn_cast<UnaryOperator>(E);
+    if (!U || (U->getOpcode() != UO_AddrOf && U->getOpcode() != UO_Deref))
+      break;
+    E = U->getSubExpr();
+  }
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    return DRE->getDecl();
+  return nullptr;
+}
+
+/// Adds the kernels \p E names to \p Out: a kernel (or kernel template)
+/// named directly, either kernel of a conditional, or a local function
+/// pointer initialised with one (`auto K = Fast ? kernelA : kernelB;`).
+void addKernelsNamedBy(const Expr *E,
+                       llvm::SmallVectorImpl<const FunctionDecl *> &Out,
+                       unsigned Depth = 0) {
+  if (!E || Depth > 4)
+    return;
   E = E->IgnoreParenCasts();
-  if (const auto *U = dyn_cast<UnaryOperator>(E))
-    if (U->getOpcode() == UO_AddrOf)
-      E = U->getSubExpr()->IgnoreParenCasts();
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
-      if (FD->hasAttr<CUDAGlobalAttr>())
-        return patternOf(FD);
-  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(E))
+  if (const auto *C = dyn_cast<AbstractConditionalOperator>(E)) {
+    addKernelsNamedBy(C->getTrueExpr(), Out, Depth + 1);
+    addKernelsNamedBy(C->getFalseExpr(), Out, Depth + 1);
+    return;
+  }
+  if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(E)) {
     for (const NamedDecl *D : ULE->decls())
       if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
-        if (FTD->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
-          return patternOf(FTD->getTemplatedDecl());
-  return nullptr;
+        if (FTD->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>()) {
+          Out.push_back(patternOf(FTD->getTemplatedDecl()));
+          return;
+        }
+    return;
+  }
+  const ValueDecl *D = declNamedBy(E);
+  if (const auto *FD = dyn_cast_or_null<FunctionDecl>(D)) {
+    if (FD->hasAttr<CUDAGlobalAttr>())
+      Out.push_back(patternOf(FD));
+    return;
+  }
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(D))
+    if (!isa<ParmVarDecl>(VD) && VD->isLocalVarDecl() && VD->hasInit())
+      addKernelsNamedBy(VD->getInit(), Out, Depth + 1);
+}
+
+/// The parameter of \p F that \p E names, or null.
+const ParmVarDecl *paramNamedBy(const Expr *E, const FunctionDecl *F) {
+  const auto *P = dyn_cast_or_null<ParmVarDecl>(declNamedBy(E));
+  if (!P || !F || P->getDeclContext() != F)
+    return nullptr;
+  return P;
+}
+
+/// True for the runtime and driver API calls that launch the kernel (or
+/// function) one of their arguments names.
+bool isLaunchAPI(llvm::StringRef Name) {
+  return Name.starts_with("cudaLaunch") || Name.starts_with("cuLaunch");
+}
+
+/// The place \p Loc as "file:line", for the path of an indirect launch.
+std::string placeOf(const SourceManager &SM, SourceLocation Loc) {
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (P.isInvalid())
+    return "?";
+  return (llvm::sys::path::filename(P.getFilename()) + ":" +
+          llvm::Twine(P.getLine()))
+      .str();
+}
+
+/// A parameter of a function definition (its template pattern's), by index.
+using ParamKey = std::pair<const FunctionDecl *, unsigned>;
+
+/// The index, in \p Callee's pattern, of the parameter that receives
+/// argument \p ArgIndex of a call: past a parameter pack, the pack's.
+std::optional<unsigned> patternParamFor(const FunctionDecl *Callee,
+                                        unsigned ArgIndex) {
+  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+    if (Callee->getParamDecl(I)->isParameterPack())
+      return I;
+    if (I == ArgIndex)
+      return I;
+  }
+  return std::nullopt;
 }
 
 class DiscoveryVisitor : public RecursiveASTVisitor<DiscoveryVisitor> {
@@ -272,6 +390,16 @@ public:
 
   std::vector<const FunctionDecl *> Definitions;
   llvm::DenseMap<const FunctionDecl *, std::vector<SourcePosition>> Launches;
+
+  bool TraverseDecl(Decl *D) {
+    auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (!FD || !FD->doesThisDeclarationHaveABody())
+      return RecursiveASTVisitor::TraverseDecl(D);
+    Functions.push_back(FD);
+    bool R = RecursiveASTVisitor::TraverseDecl(D);
+    Functions.pop_back();
+    return R;
+  }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
@@ -287,48 +415,154 @@ public:
   }
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
-    const FunctionDecl *K = patternOf(E->getDirectCallee());
-    if (!K)
-      K = kernelNamedBy(E->getCallee());
-    addLaunch(K, E->getBeginLoc());
+    llvm::SmallVector<const FunctionDecl *, 2> Kernels;
+    if (const FunctionDecl *K = patternOf(E->getDirectCallee()))
+      Kernels.push_back(K);
+    else
+      addKernelsNamedBy(E->getCallee(), Kernels);
+    for (const FunctionDecl *K : Kernels)
+      addLaunch(K, E->getBeginLoc(), {});
+    if (const ParmVarDecl *P = paramNamedBy(E->getCallee(), current()))
+      addParamLaunch(P, "<<<>>> at " + placeOf(SM, E->getBeginLoc()));
     return true;
   }
 
   bool VisitCallExpr(CallExpr *E) {
     if (isa<CUDAKernelCallExpr>(E))
       return true;
+    const FunctionDecl *Callee = calleePattern(E);
     llvm::StringRef Name;
-    if (const FunctionDecl *Callee = E->getDirectCallee()) {
-      if (Callee->getIdentifier())
-        Name = Callee->getName();
-    } else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(
-                   E->getCallee()->IgnoreParenImpCasts())) {
-      Name = ULE->getName().getAsIdentifierInfo()
-                 ? ULE->getName().getAsIdentifierInfo()->getName()
-                 : "";
-    }
-    if (!Name.starts_with("cudaLaunch"))
-      return true;
-    for (const Expr *Arg : E->arguments())
-      if (const FunctionDecl *K = kernelNamedBy(Arg)) {
-        addLaunch(K, E->getBeginLoc());
-        break;
+    if (Callee && Callee->getIdentifier())
+      Name = Callee->getName();
+    else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(
+                 E->getCallee()->IgnoreParenImpCasts()))
+      if (const IdentifierInfo *II = ULE->getName().getAsIdentifierInfo())
+        Name = II->getName();
+    // A member operator's object is its first argument, not a parameter.
+    unsigned Skip = isa<CXXOperatorCallExpr>(E) && Callee &&
+                            isa<CXXMethodDecl>(Callee) &&
+                            !cast<CXXMethodDecl>(Callee)->isStatic()
+                        ? 1
+                        : 0;
+    for (unsigned I = Skip; I < E->getNumArgs(); ++I) {
+      const Expr *Arg = E->getArg(I);
+      llvm::SmallVector<const FunctionDecl *, 2> Kernels;
+      addKernelsNamedBy(Arg, Kernels);
+      const ParmVarDecl *P = paramNamedBy(Arg, current());
+      if (isLaunchAPI(Name)) {
+        for (const FunctionDecl *K : Kernels)
+          addLaunch(K, E->getBeginLoc(), {});
+        if (P)
+          addParamLaunch(P, Name.str() + " at " + placeOf(SM, E->getBeginLoc()));
+        continue;
       }
+      std::optional<unsigned> To =
+          Callee ? patternParamFor(Callee, I - Skip) : std::nullopt;
+      if (!To)
+        continue;
+      ParamKey Target{Callee, *To};
+      for (const FunctionDecl *K : Kernels)
+        KernelArgs.push_back({K, Target, E->getBeginLoc()});
+      if (P)
+        Forwards.push_back({paramKey(P), Target, E->getBeginLoc()});
+    }
     return true;
   }
 
+  /// Adds the launches through functions: a kernel given to a function
+  /// (directly, or as a local function pointer) that launches that
+  /// parameter, with <<<>>> or a launch API, itself or through the
+  /// functions it hands it to.
+  void resolveIndirectLaunches() {
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const Forward &F : Forwards) {
+        if (ParamLaunches.count(F.From))
+          continue;
+        auto It = ParamLaunches.find(F.To);
+        if (It == ParamLaunches.end())
+          continue;
+        std::vector<std::string> Path{nameOf(F.To.first) + " at " +
+                                      placeOf(SM, F.Loc)};
+        Path.insert(Path.end(), It->second.begin(), It->second.end());
+        ParamLaunches[F.From] = std::move(Path);
+        Changed = true;
+      }
+    }
+    for (const KernelArg &A : KernelArgs) {
+      auto It = ParamLaunches.find(A.To);
+      if (It == ParamLaunches.end())
+        continue;
+      std::vector<std::string> Path{nameOf(A.To.first)};
+      Path.insert(Path.end(), It->second.begin(), It->second.end());
+      addLaunch(A.Kernel, A.Loc, std::move(Path));
+    }
+  }
+
 private:
-  void addLaunch(const FunctionDecl *K, SourceLocation Loc) {
+  struct Forward {
+    ParamKey From, To;
+    SourceLocation Loc;
+  };
+  struct KernelArg {
+    const FunctionDecl *Kernel;
+    ParamKey To;
+    SourceLocation Loc;
+  };
+
+  const FunctionDecl *current() const {
+    return Functions.empty() ? nullptr : Functions.back();
+  }
+
+  static std::string nameOf(const FunctionDecl *FD) {
+    return FD->getQualifiedNameAsString();
+  }
+
+  static ParamKey paramKey(const ParmVarDecl *P) {
+    const auto *F = cast<FunctionDecl>(P->getDeclContext());
+    return {patternOf(F), P->getFunctionScopeIndex()};
+  }
+
+  /// The definition a call reaches (a template's pattern); for a call a
+  /// template cannot resolve yet, the one function template it names.
+  static const FunctionDecl *calleePattern(const CallExpr *E) {
+    if (const FunctionDecl *FD = E->getDirectCallee())
+      return patternOf(FD);
+    const auto *ULE =
+        dyn_cast<UnresolvedLookupExpr>(E->getCallee()->IgnoreParenImpCasts());
+    if (!ULE || ULE->getNumDecls() != 1)
+      return nullptr;
+    const NamedDecl *D = *ULE->decls_begin();
+    if (const auto *FTD = dyn_cast<FunctionTemplateDecl>(D))
+      return patternOf(FTD->getTemplatedDecl());
+    return patternOf(dyn_cast<FunctionDecl>(D));
+  }
+
+  void addParamLaunch(const ParmVarDecl *P, std::string Step) {
+    ParamLaunches.try_emplace(paramKey(P), std::vector<std::string>{Step});
+  }
+
+  void addLaunch(const FunctionDecl *K, SourceLocation Loc,
+                 std::vector<std::string> Via) {
     if (!K)
       return;
     Loc = SM.getExpansionLoc(Loc);
     if (!SM.isWrittenInMainFile(Loc))
       return;
-    Launches[K].push_back(
-        {SM.getExpansionLineNumber(Loc), SM.getExpansionColumnNumber(Loc)});
+    SourcePosition Pos{SM.getExpansionLineNumber(Loc),
+                       SM.getExpansionColumnNumber(Loc), std::move(Via)};
+    std::vector<SourcePosition> &Sites = Launches[K];
+    if (llvm::none_of(Sites, [&](const SourcePosition &S) {
+          return S.Line == Pos.Line && S.Column == Pos.Column;
+        }))
+      Sites.push_back(std::move(Pos));
   }
 
   const SourceManager &SM;
+  std::vector<const FunctionDecl *> Functions;
+  std::map<ParamKey, std::vector<std::string>> ParamLaunches;
+  std::vector<Forward> Forwards;
+  std::vector<KernelArg> KernelArgs;
 };
 
 /// The declarations a target's definition names: what it calls, constructs,
@@ -555,8 +789,13 @@ Target makeTarget(const FunctionDecl *FD, unsigned BeginOff, unsigned EndOff,
       llvm::arrayRefFromStringRef(Buffer.slice(BeginOff, EndOff)));
   T.TextHash = llvm::toHex(Hash, /*LowerCase=*/true);
   auto It = V.Launches.find(FD->getCanonicalDecl());
-  if (It != V.Launches.end())
+  if (It != V.Launches.end()) {
     T.LaunchSites = It->second;
+    llvm::sort(T.LaunchSites,
+               [](const SourcePosition &A, const SourcePosition &B) {
+                 return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
+               });
+  }
   addLinkerNames(FD, Mangler, T.MangledNames);
   return T;
 }
@@ -568,6 +807,7 @@ maxcode::discoverTargets(ParsedFile &Parsed,
   ASTContext &Ctx = Parsed.AST->getASTContext();
   DiscoveryVisitor V(Ctx);
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  V.resolveIndirectLaunches();
   ASTNameGenerator Mangler(Ctx);
 
   std::vector<Target> Out;

@@ -8,6 +8,7 @@
 #include "Rules.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
+#include "maxcode/Support/Process.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -359,8 +360,11 @@ RuleContext::findErrorsIn(llvm::StringRef NewText) const {
       "-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
   ErrorLocator Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  int RC =
-      Tool.run(tooling::newFrontendActionFactory<SyntaxOnlyAction>().get());
+  int RC;
+  {
+    BlockingWork Parse;
+    RC = Tool.run(tooling::newFrontendActionFactory<SyntaxOnlyAction>().get());
+  }
   if (RC != 0 && Errors.getNumErrors() == 0)
     return llvm::createStringError("cannot parse the edited text of '" +
                                    Parsed.File + "'");

@@ -28,6 +28,11 @@ void maxcode::writeTargetJSON(llvm::json::OStream &J, const Target &T) {
         J.object([&] {
           J.attribute("line", P.Line);
           J.attribute("column", P.Column);
+          if (!P.Via.empty())
+            J.attributeArray("via", [&] {
+              for (const std::string &Step : P.Via)
+                J.value(Step);
+            });
         });
     });
     J.attribute("loop_depth", T.LoopDepth);
@@ -35,6 +40,7 @@ void maxcode::writeTargetJSON(llvm::json::OStream &J, const Target &T) {
       J.attribute("share", *T.Share);
     else
       J.attribute("share", nullptr);
+    J.attribute("pass", T.DevicePass ? "device" : "host");
   });
 }
 
@@ -58,6 +64,13 @@ void maxcode::printTargetsJSON(llvm::ArrayRef<Target> Targets,
           J.attribute("line", B.T.Line);
           J.attribute("end_line", B.T.EndLine);
           J.attribute("reason", B.Reason);
+        });
+    });
+    J.attributeArray("unknown_flags", [&] {
+      for (const DiscoveryReport::UnknownFlag &U : Report.UnknownFlags)
+        J.object([&] {
+          J.attribute("file", U.File);
+          J.attribute("flag", U.Flag);
         });
     });
   });

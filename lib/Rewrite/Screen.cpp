@@ -6,6 +6,7 @@
 
 #include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Frontend/ParseSupport.h"
+#include "maxcode/Support/Process.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -538,7 +539,10 @@ maxcode::scanFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   Invocation.setDiagnosticConsumer(&Diags);
   // A false result means errors, which the consumer has judged; only a run
   // that produced no tokens at all is a failure of the parse itself.
-  (void)Invocation.run();
+  {
+    BlockingWork Parse;
+    (void)Invocation.run();
+  }
   if (Scan.Tokens.empty() && !Scan.SyntaxError && !Text.trim().empty())
     return llvm::createStringError("cannot parse '" + File.str() +
                                    "' for the static screen");

@@ -14,7 +14,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 
+#include <atomic>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -24,9 +26,11 @@
 #include <mutex>
 #include <poll.h>
 #include <set>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -128,14 +132,141 @@ std::atomic<bool> IsSubreaper{false};
 
 std::atomic<int> InterruptSignal{0};
 
+/// What endNow() must undo, kept where a signal handler can read it without
+/// a lock: the live children (a copy of liveChildren()) and the scratch
+/// folders (registerScratch).
+constexpr unsigned MaxTrackedChildren = 1024;
+std::atomic<pid_t> ChildSlots[MaxTrackedChildren];
+constexpr unsigned MaxScratch = 256;
+struct ScratchSlot {
+  /// 0: free; 1: being written; 2: Path holds a folder.
+  std::atomic<int> State{0};
+  char Path[PATH_MAX];
+};
+ScratchSlot ScratchSlots[MaxScratch];
+
+void trackChild(pid_t Pid) {
+  for (std::atomic<pid_t> &Slot : ChildSlots) {
+    pid_t Free = 0;
+    if (Slot.compare_exchange_strong(Free, Pid))
+      return;
+  }
+}
+
+void untrackChild(pid_t Pid) {
+  for (std::atomic<pid_t> &Slot : ChildSlots) {
+    pid_t Expected = Pid;
+    if (Slot.compare_exchange_strong(Expected, 0))
+      return;
+  }
+}
+
+/// Removes \p Name (relative to \p ParentFd) and everything under it with
+/// async-signal-safe calls only (no allocation, no locks): openat,
+/// getdents64, unlinkat. Folders a program made read-only are opened up
+/// first.
+void removeTreeNow(int ParentFd, const char *Name, unsigned Depth) {
+  int Fd = ::openat(ParentFd, Name,
+                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (Fd < 0) {
+    ::unlinkat(ParentFd, Name, 0);
+    return;
+  }
+  ::fchmod(Fd, 0700);
+  // Entries removed while the folder is read may hide others from this
+  // pass: read it again until it is empty (or nothing more goes).
+  for (int Pass = 0; Pass < 4 && Depth < 64; ++Pass) {
+    bool Removed = false;
+    ::lseek(Fd, 0, SEEK_SET);
+    alignas(8) char Buf[2048];
+    long N;
+    while ((N = ::syscall(SYS_getdents64, Fd, Buf, sizeof(Buf))) > 0) {
+      for (long Off = 0; Off < N;) {
+        // struct linux_dirent64: ino (8), off (8), reclen (2), type (1),
+        // then the name; the C library declares no such struct.
+        unsigned short RecLen;
+        memcpy(&RecLen, Buf + Off + 16, sizeof(RecLen));
+        unsigned char Type = static_cast<unsigned char>(Buf[Off + 18]);
+        const char *Entry = Buf + Off + 19;
+        Off += RecLen;
+        if (!strcmp(Entry, ".") || !strcmp(Entry, ".."))
+          continue;
+        if (Type == DT_DIR ||
+            (::unlinkat(Fd, Entry, 0) != 0 && errno == EISDIR))
+          removeTreeNow(Fd, Entry, Depth + 1);
+        Removed = true;
+      }
+    }
+    if (!Removed)
+      break;
+  }
+  ::close(Fd);
+  ::unlinkat(ParentFd, Name, AT_REMOVEDIR);
+}
+
+/// Ends the process now, from a signal handler: kills the children's
+/// process groups, removes the scratch folders, and dies of the interrupt's
+/// signal (so that the parent sees it, as with any interrupted tool).
+void endNow(int) {
+  int Signal = InterruptSignal.load();
+  if (!Signal)
+    Signal = SIGTERM;
+  for (std::atomic<pid_t> &Slot : ChildSlots) {
+    pid_t Pid = Slot.load();
+    if (Pid > 0) {
+      ::kill(-Pid, SIGKILL);
+      ::kill(Pid, SIGKILL);
+    }
+  }
+  for (ScratchSlot &S : ScratchSlots)
+    if (S.State.load() == 2)
+      removeTreeNow(AT_FDCWD, S.Path, 0);
+  static const char Msg[] =
+      "interrupted: children stopped, scratch folders removed\n";
+  if (::write(STDERR_FILENO, Msg, sizeof(Msg) - 1) < 0) {
+    // Nothing else to tell it to.
+  }
+  ::signal(Signal, SIG_DFL);
+  sigset_t Set;
+  sigemptyset(&Set);
+  sigaddset(&Set, Signal);
+  ::sigprocmask(SIG_UNBLOCK, &Set, nullptr);
+  ::raise(Signal);
+  ::_exit(128 + Signal);
+}
+
+/// Work in progress that cannot look at interrupted() (BlockingWork).
+std::atomic<int> BlockingWorkInFlight{0};
+
+/// How long blocking work (a parse: Clang cannot be asked to stop) may go on
+/// after an interrupt before endNow() cuts it short; after that, how often
+/// the handler looks again for blocking work begun since. Everything else
+/// unwinds on its own, printing what it has (how to --resume).
+constexpr long InterruptGraceMicros = 800000;
+constexpr long InterruptRecheckMicros = 100000;
+
+void armDeadline(long Micros) {
+  struct itimerval Deadline = {};
+  Deadline.it_value.tv_usec = Micros;
+  ::setitimer(ITIMER_REAL, &Deadline, nullptr);
+}
+
+void onDeadline(int Signal) {
+  if (BlockingWorkInFlight.load() > 0)
+    endNow(Signal);
+  else
+    armDeadline(InterruptRecheckMicros);
+}
+
 void onInterrupt(int Signal) {
   // A second Ctrl-C ends the process at once, the way people expect.
   if (InterruptSignal.load() && Signal == SIGINT) {
-    ::signal(SIGINT, SIG_DFL);
-    ::raise(SIGINT);
+    endNow(Signal);
     return;
   }
-  InterruptSignal.store(Signal);
+  if (InterruptSignal.exchange(Signal))
+    return;
+  armDeadline(InterruptGraceMicros);
 }
 
 /// The pids whose parent is this process, from /proc.
@@ -476,6 +607,7 @@ private:
     {
       std::lock_guard<std::mutex> L(ChildrenMutex);
       liveChildren().erase(Pid);
+      untrackChild(Pid);
     }
     // Whatever the child left running in its group goes with it; what left
     // the group was its supervisor's to kill, or is a stray (killStrays).
@@ -566,6 +698,34 @@ void maxcode::installInterruptHandlers() {
   sigemptyset(&SA.sa_mask);
   for (int S : {SIGINT, SIGTERM, SIGHUP})
     sigaction(S, &SA, nullptr);
+  struct sigaction Alarm;
+  memset(&Alarm, 0, sizeof(Alarm));
+  Alarm.sa_handler = onDeadline;
+  sigemptyset(&Alarm.sa_mask);
+  sigaction(SIGALRM, &Alarm, nullptr);
+}
+
+BlockingWork::BlockingWork() { BlockingWorkInFlight.fetch_add(1); }
+BlockingWork::~BlockingWork() { BlockingWorkInFlight.fetch_sub(1); }
+
+int maxcode::registerScratch(llvm::StringRef Path) {
+  if (Path.empty() || Path.size() >= PATH_MAX)
+    return -1;
+  for (unsigned I = 0; I < MaxScratch; ++I) {
+    int Free = 0;
+    if (!ScratchSlots[I].State.compare_exchange_strong(Free, 1))
+      continue;
+    memcpy(ScratchSlots[I].Path, Path.data(), Path.size());
+    ScratchSlots[I].Path[Path.size()] = 0;
+    ScratchSlots[I].State.store(2);
+    return int(I);
+  }
+  return -1;
+}
+
+void maxcode::unregisterScratch(int Slot) {
+  if (Slot >= 0 && unsigned(Slot) < MaxScratch)
+    ScratchSlots[Slot].State.store(0);
 }
 
 bool maxcode::interrupted() { return InterruptSignal.load() != 0; }
@@ -596,8 +756,10 @@ llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
     Pid = fork();
     if (Pid == 0)
       execChild(*Plan, Spec, P);
-    if (Pid > 0)
+    if (Pid > 0) {
       liveChildren().insert(Pid);
+      trackChild(Pid);
+    }
   }
   if (Pid < 0)
     return llvm::createStringError(llvm::Twine("fork failed: ") +
@@ -616,6 +778,7 @@ llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
     {
       std::lock_guard<std::mutex> L(ChildrenMutex);
       liveChildren().erase(Pid);
+      untrackChild(Pid);
     }
     return llvm::createStringError(
         "cannot run '" + Plan->Program + "'" +

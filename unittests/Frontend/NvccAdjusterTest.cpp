@@ -14,6 +14,7 @@
 using namespace maxcode;
 using ::testing::Contains;
 using ::testing::ElementsAre;
+using ::testing::IsEmpty;
 using ::testing::Not;
 
 namespace {
@@ -285,9 +286,53 @@ TEST(NvccAdjusterTest, ParsingAddsCudaSupport) {
 // command line read past the end of the arguments.
 TEST(NvccAdjusterTest, EmptyCommandGetsADriverName) {
   auto Out = adjustForParsing({}, "/src/a.cpp", "/build", settings());
-  EXPECT_THAT(Out, ElementsAre("clang++", "-resource-dir=/res",
-                               "-Wno-pragma-once-outside-header", "-Wno-error",
-                               "-Qunused-arguments"));
+  EXPECT_THAT(Out,
+              ElementsAre("clang++", "-resource-dir=/res", "-ferror-limit=0",
+                          "-Wno-missing-template-arg-list-after-template-kw",
+                          "-Wno-pragma-once-outside-header", "-Wno-error",
+                          "-Qunused-arguments"));
+}
+
+// nvcc 12.x-13.x's newer flags: dropped with their values or translated, in
+// either number of dashes.
+TEST(NvccAdjusterTest, NewerFlags) {
+  std::vector<std::string> Dropped;
+  auto Out = translateNvccArguments(
+      {"nvcc", "-compress-mode=size", "--compress-mode", "speed",
+       "--split-compile-extended=4", "-jtd", "10", "-dw", "-noeh",
+       "--optimize", "3", "--ftemplate-depth", "900", "-fdevice-syntax-only",
+       "--device-stack-protector=true", "-c", "k.cu"},
+      "/build", settings(), &Dropped);
+  EXPECT_THAT(Out, Contains("-fno-exceptions"));
+  EXPECT_THAT(Out, Contains("-O3"));
+  EXPECT_THAT(Out, Contains("-ftemplate-depth=900"));
+  EXPECT_THAT(Out, Not(Contains("speed")));
+  EXPECT_THAT(Out, Not(Contains("10")));
+  for (const std::string &A : Out)
+    EXPECT_FALSE(llvm::StringRef(A).contains("compress")) << A;
+  EXPECT_THAT(Dropped, Contains("-compress-mode=size"));
+  EXPECT_THAT(Dropped, Contains("--compress-mode speed"));
+  EXPECT_THAT(Dropped, Contains("-jtd 10"));
+  EXPECT_THAT(Dropped, Contains("-fdevice-syntax-only"));
+}
+
+// What Clang's driver does not know is left out of the parse and named;
+// a flag's separate value goes with it unless it is an option or a file.
+TEST(NvccAdjusterTest, UnknownOptionsAreDroppedAndNamed) {
+  std::vector<std::string> Unknown;
+  auto Out = adjustForParsing({"g++", "-O2", "-fno-gnu-unique", "--future",
+                               "12", "-fipa-pta", "-c", "a.cpp"},
+                              "/src/a.cpp", "/build", settings(), &Unknown);
+  EXPECT_THAT(Unknown, ElementsAre("-fno-gnu-unique", "--future 12",
+                                   "-fipa-pta"));
+  EXPECT_THAT(Out, Not(Contains("-fno-gnu-unique")));
+  EXPECT_THAT(Out, Not(Contains("12")));
+  EXPECT_THAT(Out, Contains("-O2"));
+  EXPECT_THAT(Out, Contains("a.cpp"));
+  Unknown.clear();
+  adjustForParsing({"clang++", "-std=c++17", "-c", "a.cpp"}, "/src/a.cpp",
+                   "/build", settings(), &Unknown);
+  EXPECT_THAT(Unknown, IsEmpty());
 }
 
 } // namespace

@@ -98,13 +98,19 @@ public:
   /// The unprivileged user owning the folder when running as root, else -1.
   int uid() const { return Uid; }
   /// Keeps the folder (for debugging a failed evaluation).
-  void keep() { Keep = true; }
+  void keep() {
+    Keep = true;
+    unregisterScratch(Slot);
+    Slot = -1;
+  }
 
 private:
   ScratchDir() = default;
   std::string Path;
   bool Keep = false;
   int Uid = -1;
+  /// Its registerScratch slot: removed if an interrupt ends the process.
+  int Slot = -1;
 };
 
 /// What the supervisor reported about one run (see maxcode-timer).

@@ -34,10 +34,18 @@ struct DiscoveryReport {
   unsigned ParseErrors = 0;
   /// Targets left out because of an error, with the reason.
   std::vector<BlockedTarget> Blocked;
+  /// A flag of a source's command that Clang does not know, left out of the
+  /// parse (the build still uses it).
+  struct UnknownFlag {
+    std::string File;
+    std::string Flag;
+  };
+  std::vector<UnknownFlag> UnknownFlags;
 };
 
-/// Targets of every source, ranked. Warnings (a source not in the database)
-/// and clang's diagnostics go to \p Diags. Errors block only the targets they
+/// Targets of every source, ranked. Warnings (a source not in the database,
+/// each flag Clang does not know, once per file) and clang's diagnostics go
+/// to \p Diags. Errors block only the targets they
 /// touch (ParseErrors::BlockTheirTargets); \p Report, when given, receives the
 /// error count and the targets blocked.
 llvm::Expected<std::vector<Target>>

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Turning a project's compile command into one Clang 19 can parse: nvcc
+/// Turning a project's compile command into one Clang 22 can parse: nvcc
 /// flags translated or dropped through one table (DESIGN section 8), the CUDA
 /// 13 shim, the cccl folder, a single host-only pass, and the resource dir.
 /// The project's own command is still what builds variants; this one is only
@@ -80,11 +80,13 @@ translateNvccArguments(llvm::ArrayRef<std::string> Args,
 /// The full adjustment for parsing \p File: translate nvcc commands, then add
 /// what Clang needs (resource dir; GCC's include folder after the others for
 /// GCC and nvcc commands; for CUDA: the compatibility header, the shim, cccl,
-/// --cuda-path, host-only, -Wno-unknown-cuda-version).
-std::vector<std::string> adjustForParsing(llvm::ArrayRef<std::string> Args,
-                                          llvm::StringRef File,
-                                          llvm::StringRef Directory,
-                                          const ParseSettings &S);
+/// --cuda-path, host-only, -Wno-unknown-cuda-version), no error limit, and
+/// leave out every option Clang's driver does not know or support: those
+/// are appended to \p Unknown (with their value) when it is given.
+std::vector<std::string>
+adjustForParsing(llvm::ArrayRef<std::string> Args, llvm::StringRef File,
+                 llvm::StringRef Directory, const ParseSettings &S,
+                 std::vector<std::string> *Unknown = nullptr);
 
 } // namespace maxcode
 

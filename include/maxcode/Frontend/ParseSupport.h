@@ -22,10 +22,12 @@
 
 namespace maxcode {
 
-/// \p Command adjusted for parsing \p File with Clang (adjustForParsing).
+/// \p Command adjusted for parsing \p File with Clang (adjustForParsing);
+/// the options Clang does not know, left out, go to \p Unknown.
 clang::tooling::CompileCommand
 adjustedParseCommand(const clang::tooling::CompileCommand &Command,
-                     llvm::StringRef File, const ParseSettings &Settings);
+                     llvm::StringRef File, const ParseSettings &Settings,
+                     std::vector<std::string> *Unknown = nullptr);
 
 /// A one-entry database: the adjusted command for the one file parsed.
 class SingleCommandDatabase : public clang::tooling::CompilationDatabase {

@@ -42,6 +42,10 @@ llvm::StringRef targetKindName(TargetKind K);
 struct SourcePosition {
   unsigned Line = 0;
   unsigned Column = 0;
+  /// For a launch through functions the kernel is handed to: the function
+  /// called here, then each step to the launch ("launch at k.cuh:12",
+  /// "<<<>>> at k.cuh:20"); empty for a direct launch.
+  std::vector<std::string> Via;
 };
 
 struct Target {
@@ -57,9 +61,13 @@ struct Target {
   std::string USR;
   std::string Signature; ///< The declaration text up to the body.
   std::string TextHash;  ///< SHA-256 of the definition's text, hex.
-  /// Triple-chevron launches and cudaLaunchKernel-style calls naming it.
+  /// Triple-chevron launches and cudaLaunchKernel-style calls naming it, and
+  /// the calls that hand it to a function that launches it (with the path).
   std::vector<SourcePosition> LaunchSites;
   unsigned LoopDepth = 0; ///< Deepest loop nesting in the body.
+  /// Seen only by the device-side parse (under `#if __CUDA_ARCH__`): its
+  /// validity is that pass's.
+  bool DevicePass = false;
   /// Linker names of the definition and of its template instantiations, as a
   /// profiler reports them.
   std::vector<std::string> MangledNames;
@@ -101,6 +109,9 @@ struct ParsedFile {
   std::string File;
   clang::tooling::CompileCommand Command; ///< The command as given.
   std::vector<std::string> ParseArgs;     ///< What Clang was given.
+  /// The command's options Clang does not know, left out of ParseArgs
+  /// (with their values): the build still uses them.
+  std::vector<std::string> UnknownFlags;
   /// The errors Clang reported (only ParseErrors::BlockTheirTargets parses
   /// succeed with any).
   std::vector<ClangError> Errors;
@@ -128,6 +139,17 @@ parseFile(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
 /// source order. A definition that holds one of the parse's errors, or uses a
 /// declaration that does (or that Clang marked invalid), is left out and, when
 /// \p Blocked is given, appended to it with the reason.
+/// True when \p Host, a CUDA file's host-only parse, may hide definitions
+/// that only the device pass sees: its text tests `__CUDA_ARCH__` (or
+/// `__NVPTX__`), the macros that tell the two passes apart.
+bool needsDeviceParse(const ParsedFile &Host);
+
+/// The device-side parse (`--cuda-device-only`, the architecture of the
+/// command) of the file \p Host parsed host-only, on the same text.
+llvm::Expected<ParsedFile>
+parseDeviceSide(const ParsedFile &Host, llvm::raw_ostream &DiagOS,
+                ParseErrors Errors = ParseErrors::BlockTheirTargets);
+
 std::vector<Target>
 discoverTargets(ParsedFile &Parsed,
                 std::vector<BlockedTarget> *Blocked = nullptr);

@@ -130,9 +130,30 @@ void becomeSubreaper();
 
 /// SIGINT, SIGTERM and SIGHUP set a flag instead of ending the process:
 /// every runProcess then stops its child, and the callers see interrupted()
-/// and unwind (scratch folders removed, the store left consistent). A
-/// second SIGINT ends the process at once. Tools call it once in main().
+/// and unwind (scratch folders removed, the store left consistent). Blocking
+/// work (a parse: Clang cannot be asked to stop) still in progress 0.8 s
+/// after the signal, or begun after that, ends the process: the children's
+/// process groups killed, the folders of registerScratch removed, and the
+/// process dies of the signal. A second SIGINT does that at once. Tools
+/// call it once in main().
 void installInterruptHandlers();
+
+/// Marks, while it lives, work that cannot look at interrupted() (a Clang
+/// parse), so that an interrupt ends the process within a second even then
+/// (installInterruptHandlers).
+class BlockingWork {
+public:
+  BlockingWork();
+  ~BlockingWork();
+  BlockingWork(const BlockingWork &) = delete;
+  BlockingWork &operator=(const BlockingWork &) = delete;
+};
+
+/// Registers \p Path, a scratch folder, for removal when an interrupt ends
+/// the process before its owner could remove it; returns the slot for
+/// unregisterScratch (-1 when none is free: the folder is then left).
+int registerScratch(llvm::StringRef Path);
+void unregisterScratch(int Slot);
 /// True once an interrupt arrived (or requestInterrupt() was called).
 bool interrupted();
 /// The signal that interrupted, or 0.

@@ -65,3 +65,15 @@ __global__ void axpy(float A, const float *X, float *Y, int N) {
 void launchAxpy(float A, const float *X, float *Y, int N) {
   axpy<<<(N + 255) / 256, 256>>>(A, X, Y, N);
 }
+
+#ifdef NEED_NO_EXCEPTIONS
+#ifdef __EXCEPTIONS
+#error "-noeh did not reach Clang as -fno-exceptions"
+#endif
+#endif
+
+#ifdef NEED_OPTIMIZE
+#ifndef __OPTIMIZE__
+#error "--optimize did not reach Clang as -O"
+#endif
+#endif
