@@ -60,6 +60,12 @@ Value maxcode::toJSON(const EvalResult &R) {
            {"notes", std::move(Notes)}};
   if (!Jobs.empty())
     O["slurm_jobs"] = std::move(Jobs);
+  if (!R.TimedOn.empty())
+    O["timed_on"] = R.TimedOn;
+  if (R.FeedbackRatio)
+    O["feedback_ratio"] = R.FeedbackRatio;
+  if (R.ShownInputsOnly)
+    O["shown_inputs_only"] = true;
   if (R.CrossRatio)
     O["cross_check"] = Object{{"measure", R.CrossMeasure},
                               {"ratio", R.CrossRatio},
@@ -132,6 +138,9 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
     for (const Value &J : *A)
       if (auto S = J.getAsString())
         R.JobIds.push_back(S->str());
+  R.TimedOn = Str("timed_on");
+  R.FeedbackRatio = Num("feedback_ratio");
+  R.ShownInputsOnly = O->getBoolean("shown_inputs_only").value_or(false);
   if (const Object *X = O->getObject("cross_check")) {
     R.CrossMeasure = X->getString("measure").value_or("").str();
     R.CrossRatio = X->getNumber("ratio").value_or(0);

@@ -29,6 +29,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
@@ -451,16 +452,25 @@ llvm::Error Evaluator::splitTests() {
     (K < H ? HeldOut : Feedback).push_back(ByHash[K].second);
   llvm::sort(HeldOut);
   llvm::sort(Feedback);
-  // Time the largest feedback inputs: where a faster program shows.
-  std::vector<size_t> Order = Feedback;
-  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-    return Tests[A].InputBytes > Tests[B].InputBytes;
-  });
-  Order.resize(
-      std::min<size_t>(Order.size(), std::max(1u, Config.MeasureTests)));
-  llvm::sort(Order);
-  TimedTests = std::move(Order);
+  BaselineRunCost.assign(N, {0.0, 0.0});
+  chooseTimedTests();
   return llvm::Error::success();
+}
+
+void Evaluator::chooseTimedTests() {
+  auto Costliest = [&](std::vector<size_t> Order) {
+    std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      if (BaselineRunCost[A] != BaselineRunCost[B])
+        return BaselineRunCost[A] > BaselineRunCost[B];
+      return Tests[A].InputBytes > Tests[B].InputBytes;
+    });
+    Order.resize(
+        std::min<size_t>(Order.size(), std::max(1u, Config.MeasureTests)));
+    llvm::sort(Order);
+    return Order;
+  };
+  TimedTests = Costliest(Feedback);
+  TimedHeldOut = Costliest(HeldOut);
 }
 
 /// What `<compiler> --version` prints: part of the cache key, so that a new
@@ -1040,8 +1050,8 @@ void Evaluator::collectGpuMetrics(Built &B, llvm::StringRef Kernel,
   RunRequest R;
   if (Config.programMode()) {
     R.Argv = {"./prog"};
-    if (!TimedTests.empty())
-      R.Stdin = Tests[TimedTests.front()].InputPath;
+    if (!timed().empty())
+      R.Stdin = Tests[timed().front()].InputPath;
   } else {
     R.Argv = {"/bin/sh", "-c", Config.BenchCmd};
   }
@@ -1159,6 +1169,11 @@ void Evaluator::checkTests(Built &B, llvm::ArrayRef<size_t> Which,
       } else {
         F = judgeTestRun(Run->Proc, &Run->Report, T, Config.Tolerance,
                          IsHeldOut, "");
+        // The baseline's own cost of each test picks the timed ones.
+        if (&B == Baseline.get())
+          BaselineRunCost[Which[K]] = {Run->Report.UserSeconds +
+                                           Run->Report.SystemSeconds,
+                                       Run->Report.WallSeconds};
       }
       if (F) {
         Failures[K] = std::move(F);
@@ -1376,7 +1391,7 @@ Evaluator::measureOnce(Built &B, MeasureMode M, EvalResult *Into) {
     Costs.push_back(*C);
     return Costs;
   }
-  for (size_t Test : TimedTests) {
+  for (size_t Test : timed()) {
     auto C = measureInput(B, Test, M, Into);
     if (!C)
       return C.takeError();
@@ -1396,7 +1411,7 @@ void Evaluator::measure(Built &B, unsigned Repetitions, EvalResult &Out) {
     auto Costs = measureOnce(B, MeasureMode::Instructions, &Out);
     if (!Costs)
       return recordFailure(Costs.takeError(), Out);
-    A = {sum(BaselineCost[MeasureMode::Instructions])};
+    A = {sum(baselineCost()[MeasureMode::Instructions])};
     V = {sum(*Costs)};
     Out.Repetitions = 1;
   } else {
@@ -1447,7 +1462,7 @@ void Evaluator::measure(Built &B, unsigned Repetitions, EvalResult &Out) {
 }
 
 llvm::Expected<double> Evaluator::floorCost(MeasureMode M) {
-  if (auto It = FloorCost.find(M); It != FloorCost.end())
+  if (auto It = floorCosts().find(M); It != floorCosts().end())
     return It->second;
   // The cost of a program that does nothing, run as every measured run is:
   // exec, the dynamic loader, the C and C++ runtimes, exit.
@@ -1473,7 +1488,7 @@ llvm::Expected<double> Evaluator::floorCost(MeasureMode M) {
     }
     for (int I = 0; I < (M == MeasureMode::Time ? 3 : 1); ++I) {
       double Sum = 0;
-      for (size_t Test : TimedTests) {
+      for (size_t Test : timed()) {
         (void)Test;
         RunRequest R;
         R.Kind = JobKind::Timed;
@@ -1506,7 +1521,7 @@ llvm::Expected<double> Evaluator::floorCost(MeasureMode M) {
   }
   llvm::sort(Runs);
   double F = Runs[Runs.size() / 2];
-  FloorCost[M] = F;
+  floorCosts()[M] = F;
   return F;
 }
 
@@ -1541,13 +1556,13 @@ llvm::Expected<double> Evaluator::CrossCheckState::measureOther(Built &X) {
     return *W;
   }
   if (&X == E.Baseline.get() && Other == MeasureMode::Instructions &&
-      !E.BaselineCost[Other].empty())
-    return sum(E.BaselineCost[Other]);
+      !E.baselineCost()[Other].empty())
+    return sum(E.baselineCost()[Other]);
   auto C = E.measureOnce(X, Other, nullptr);
   if (!C)
     return C.takeError();
   if (&X == E.Baseline.get() && Other == MeasureMode::Instructions)
-    E.BaselineCost[Other] = *C;
+    E.baselineCost()[Other] = *C;
   return sum(*C);
 }
 
@@ -1760,6 +1775,8 @@ llvm::Error Evaluator::prepareBaseline(const Target *T) {
         "the unmodified program fails its own tests (" +
         evalStatusName(R.Status).str() + ": " + R.Reason +
         "); fix the baseline before searching");
+  if (Config.programMode())
+    chooseTimedTests();
   // Deterministic measures are taken once; timed ones beside each variant.
   if (Config.Measure == MeasureMode::Instructions) {
     auto Costs = measureOnce(*Baseline, MeasureMode::Instructions, nullptr);
@@ -1767,7 +1784,7 @@ llvm::Error Evaluator::prepareBaseline(const Target *T) {
       return llvm::createStringError(
           "the unmodified program cannot be measured: " +
           llvm::toString(Costs.takeError()));
-    BaselineCost[MeasureMode::Instructions] = *Costs;
+    baselineCost()[MeasureMode::Instructions] = *Costs;
   } else {
     // A baseline that cannot be timed is said here, not at every variant.
     auto Costs = measureOnce(*Baseline, Config.Measure, nullptr);
@@ -1882,8 +1899,75 @@ EvalResult Evaluator::verify(const Variant &V, const Target &T,
   }
   Built &B = *Builds[0];
   R = B.Ok ? checkAndMeasure(B, Repetitions, /*HeldOutToo=*/true) : B.Result;
-  if (B.Ok)
+  if (B.Ok && R.ok())
+    measureHeldOut(B, Repetitions, R);
+  if (B.Ok) {
+    // The cross-check measures the inputs whose ratio is reported.
+    llvm::SaveAndRestore<TimingSet> On(Timing, R.TimedOn == "held-out"
+                                                   ? TimingSet::HeldOut
+                                                   : TimingSet::Feedback);
     crossCheck(B, R);
+  }
   R.JobIds = std::move(B.JobIds);
   return R;
+}
+
+void Evaluator::measureHeldOut(Built &B, unsigned Repetitions,
+                               EvalResult &R) {
+  if (!Config.programMode())
+    return; // Project mode: the bench is the bench (docs/Evaluation.md).
+  R.TimedOn = "feedback";
+  if (TimedHeldOut.empty()) {
+    R.Notes.push_back(
+        Tests.size() == 1
+            ? "one test only, so none is held out: the ratio is measured on "
+              "the input the search saw, and a variant that remembers its "
+              "answer would not be caught; give more tests"
+            : "no held-out test (--held-out=0): the ratio is measured on the "
+              "inputs the search saw");
+    return;
+  }
+  llvm::SaveAndRestore<TimingSet> On(Timing, TimingSet::HeldOut);
+  if (Config.Measure == MeasureMode::Instructions &&
+      baselineCost()[MeasureMode::Instructions].empty()) {
+    auto Costs = measureOnce(*Baseline, MeasureMode::Instructions, nullptr);
+    if (!Costs) {
+      recordFailure(Costs.takeError(), R);
+      R.Reason = "the baseline cannot be measured on the held-out inputs: " +
+                 R.Reason;
+      return;
+    }
+    baselineCost()[MeasureMode::Instructions] = *Costs;
+  }
+  // Only the ratio comes back: the held-out runs' hot lines and failures
+  // say nothing of what they expected.
+  EvalResult H;
+  H.Status = EvalStatus::Ok;
+  measure(B, Repetitions, H);
+  if (!H.ok()) {
+    R.Status = H.Status;
+    R.Reason = H.Reason;
+    R.FirstFailure = H.FirstFailure;
+    return;
+  }
+  double Feedback = R.Ratio, FeedbackRaw = R.RawRatio;
+  R.FeedbackRatio = FeedbackRaw;
+  R.TimedOn = "held-out";
+  R.BaselineCost = H.BaselineCost;
+  R.VariantCost = H.VariantCost;
+  R.Ratio = H.Ratio;
+  R.RawRatio = H.RawRatio;
+  R.RatioSpread = H.RatioSpread;
+  R.Noise = H.Noise;
+  R.Reason = H.Reason;
+  if (Feedback > 1 && H.Ratio <= 1) {
+    // Faster, resolvably, on what the search saw, and not on what it did
+    // not: answers remembered, or a fast path keyed on those inputs.
+    R.ShownInputsOnly = true;
+    R.Reason = llvm::formatv("fast only on the inputs it was shown: {0:f2}x "
+                             "on the feedback inputs, {1:f2}x on held-out "
+                             "ones; credited the held-out ratio",
+                             FeedbackRaw, H.RawRatio)
+                   .str();
+  }
 }

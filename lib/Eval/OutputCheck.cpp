@@ -135,8 +135,11 @@ bool tokensMatch(llvm::StringRef E, llvm::StringRef A, double Tol) {
   if (!llvm::to_float(E, X) || !llvm::to_float(A, Y) || !std::isfinite(X) ||
       !std::isfinite(Y))
     return false;
+  // The bound gets a billionth of itself for the rounding of the
+  // subtraction: "0.123457" against "0.123456" differs by one millionth
+  // printed, a hair more in doubles.
   double Diff = std::fabs(X - Y);
-  return Diff <= Tol || Diff <= Tol * std::fabs(X);
+  return Diff <= Tol * std::max(1.0, std::fabs(X)) * (1 + 1e-9);
 }
 
 /// Lines one at a time, trailing white space dropped; the trailing empty

@@ -34,6 +34,10 @@ llvm::StringRef maxcode::sandboxModeName(SandboxMode M) {
   llvm_unreachable("unknown sandbox mode");
 }
 
+llvm::StringRef maxcode::integrityOf(SandboxMode M) {
+  return M == SandboxMode::Bwrap ? "full" : "weaker (sandbox none)";
+}
+
 std::pair<int, int> maxcode::sandboxUser() {
   if (geteuid() != 0)
     return {-1, -1};

@@ -20,8 +20,17 @@ static std::string formatCost(double Cost, llvm::StringRef Unit) {
   return llvm::formatv("{0:f0} {1}", Cost, Unit).str();
 }
 
+void maxcode::printIntegrityLine(llvm::StringRef Integrity,
+                                 llvm::raw_ostream &OS) {
+  if (Integrity != "full")
+    OS << "integrity: " << Integrity
+       << ": runs shared the machine, its files and its kernel state with "
+          "you and with each other (docs/Security.md)\n";
+}
+
 void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
                                   llvm::StringRef VariantName,
+                                  llvm::StringRef Integrity,
                                   llvm::raw_ostream &OS) {
   OS << "target: " << T.Name << "\n";
   OS << "status: " << evalStatusName(R.Status) << "\n";
@@ -36,6 +45,15 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
                         R.Repetitions == 1 ? "run" : "pairs");
     OS << "cost: " << formatCost(R.BaselineCost, R.CostUnit) << " -> "
        << formatCost(R.VariantCost, R.CostUnit) << "\n";
+    if (R.TimedOn == "held-out")
+      OS << llvm::formatv("timed on: held-out inputs (on the feedback "
+                          "inputs: {0:f3}x){1}\n",
+                          R.FeedbackRatio,
+                          R.ShownInputsOnly
+                              ? "; fast only on the inputs it was shown"
+                              : "");
+    else if (R.TimedOn == "feedback")
+      OS << "timed on: the inputs the search saw (no held-out input)\n";
     if (R.PeakMemoryBytes)
       OS << llvm::formatv("resources: user {0:f3} s, system {1:f3} s, peak "
                           "memory {2} KiB\n",
@@ -81,14 +99,17 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
   }
   for (const std::string &N : R.Notes)
     OS << "note: " << N << "\n";
+  printIntegrityLine(Integrity, OS);
 }
 
 void maxcode::printEvaluationJSON(const EvalResult &R, const Target &T,
                                   llvm::StringRef VariantName,
+                                  llvm::StringRef Integrity,
                                   llvm::raw_ostream &OS) {
   llvm::json::Object O = std::move(*toJSON(R).getAsObject());
   O["version"] = JSONOutputVersion;
   O["target"] = T.Name;
   O["variant"] = VariantName;
+  O["integrity"] = Integrity;
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
 }

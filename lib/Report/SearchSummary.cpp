@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Report/SearchSummary.h"
+#include "maxcode/Report/EvalOutput.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -23,6 +24,7 @@ void maxcode::printSearchSummaryJSON(const SearchSummary &S,
                        {"from_store", S.FromStore},
                        {"stop_reason", S.StopReason},
                        {"sandbox", S.Sandbox},
+                       {"integrity", S.Integrity},
                        {"run", S.Run}};
   if (S.Verification && S.Verification->Suspect)
     O["suspect"] =
@@ -103,6 +105,13 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
        << apiCategoryName(U.Category) << ") at line " << U.Line
        << "; review it before applying\n";
   OS << S.Diff;
+  if (S.Verification && S.Verification->TimedOn == "held-out")
+    OS << llvm::formatv("timed on held-out inputs the search never saw (on "
+                        "the feedback inputs: {0:f3}x)\n",
+                        S.Verification->FeedbackRatio);
+  else if (S.Verification && S.Verification->TimedOn == "feedback")
+    OS << "timed on the inputs the search saw: no input was held out\n";
+  printIntegrityLine(S.Integrity, OS);
   if (S.Applied)
     OS << "applied to " << S.File << "\n";
   if (!S.FixesPath.empty())

@@ -532,7 +532,8 @@ maxcode::evaluateEditedCopy(const RunOptions &Opts, llvm::StringRef EditedCopy,
   V.Rules = {"user"};
   // Every test, held-out ones included, and the cross-check of a large
   // speedup: what a winner goes through.
-  return EvaluationOutcome{S.T, S.Eval->verify(V, S.T, Opts.Repetitions)};
+  return EvaluationOutcome{S.T, S.Eval->verify(V, S.T, Opts.Repetitions),
+                           S.Sandbox};
 }
 
 namespace {
@@ -646,6 +647,7 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   Sum.Strategy = strategyName(Config.Strategy).str();
   Sum.Measure = measureModeName(Opts.Measure).str();
   Sum.Sandbox = sandboxModeName(S.Sandbox).str();
+  Sum.Integrity = integrityOf(S.Sandbox).str();
   Sum.StopReason = R.StopReason;
   Sum.Evaluations = R.Evaluations;
   Sum.FromStore = R.FromCache;
@@ -693,6 +695,7 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
                           S.Eval->originalText().str(),
                           S.Eval->config().Scope,
                           Sum.Sandbox,
+                          Sum.Integrity,
                           Sum.StorePath,
                           Sum.Run,
                           Sum.Improved,

@@ -76,6 +76,7 @@ SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
   Rep.File = S.File;
   Rep.Measure = measureModeName(Opts.Measure).str();
   Rep.Sandbox = S.Sandbox;
+  Rep.Integrity = S.Integrity;
   Rep.Policy = Opts.Policy;
   Rep.Critic = Opts.CriticName;
   Rep.RTG = Opts.RTGName;

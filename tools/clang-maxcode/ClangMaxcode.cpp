@@ -85,11 +85,12 @@ static cl::opt<std::string> TestsDir(
     cl::value_desc("dir"), cl::cat(MaxcodeCategory));
 static cl::opt<double>
     Tolerance("tolerance",
-              cl::desc("Numbers in outputs may differ by this much"),
-              cl::init(1e-3), cl::cat(MaxcodeCategory));
+              cl::desc("Decimal numbers in outputs may differ by this much, "
+                       "relative (absolute below 1); default 1e-6"),
+              cl::init(DefaultTolerance), cl::cat(MaxcodeCategory));
 static cl::opt<unsigned> MeasureTests(
     "measure-tests",
-    cl::desc("Program mode: how many of the largest inputs are timed"),
+    cl::desc("Program mode: how many of the costliest inputs are timed"),
     cl::init(4), cl::cat(MaxcodeCategory));
 static cl::opt<std::string>
     BuildCmd("build-cmd",
@@ -602,9 +603,11 @@ static int evaluateMode(const RunOptions &Opts) {
   if (!O)
     return fail(O.takeError());
   if (Opts.JSON)
-    printEvaluationJSON(O->Result, O->T, Evaluate, outs());
+    printEvaluationJSON(O->Result, O->T, Evaluate, integrityOf(O->Sandbox),
+                        outs());
   else
-    printEvaluationText(O->Result, O->T, Evaluate, outs());
+    printEvaluationText(O->Result, O->T, Evaluate, integrityOf(O->Sandbox),
+                        outs());
   return 0;
 }
 

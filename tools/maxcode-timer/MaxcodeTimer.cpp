@@ -21,6 +21,8 @@
 ///  - on SIGTERM, SIGINT or SIGHUP, and S seconds after the start, kills the
 ///    whole tree and reaps it before it reports, so nothing outlives a run
 ///    that was stopped (the caller keeps a later deadline of its own);
+///  - gives the run an anonymous session keyring of its own, so that no
+///    run reaches a key another run left in the login session's;
 ///  - writes its report to descriptor N, which the program never has:
 ///    measurements are out of the program's reach. The supervisor is not
 ///    dumpable, so a program of the same user can neither open its
@@ -49,11 +51,13 @@
 #include <ctime>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/keyctl.h>
 #include <poll.h>
 #include <string>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -69,6 +73,23 @@ long long nowNs() {
 /// The most of the log the report carries; a program that floods the log
 /// descriptor only makes its own run fail (the evaluator sees the cut).
 constexpr size_t MaxLogBytes = 1 << 20;
+
+/// Gives the calling process (and so the run) a new anonymous session
+/// keyring: the one it would inherit is the login session's, shared by
+/// every run of every program started from it, where a run could leave an
+/// answer for the next (DESIGN section 4, rule 2). False only when the old
+/// one is still reachable; where the kernel or a seccomp filter refuses
+/// keyrings altogether, the program cannot reach one either.
+bool joinFreshSessionKeyring() {
+  if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, nullptr) >= 0)
+    return true;
+  int Err = errno;
+  bool Reachable =
+      syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0) >=
+      0;
+  errno = Err;
+  return !Reachable;
+}
 
 [[noreturn]] void usage() {
   std::fprintf(stderr,
@@ -224,6 +245,13 @@ int main(int argc, char **argv) {
                      std::strerror(errno));
         _exit(127);
       }
+    }
+    if (!joinFreshSessionKeyring()) {
+      std::fprintf(stderr,
+                   "maxcode-timer: cannot give the run a keyring of its own: "
+                   "%s\n",
+                   std::strerror(errno));
+      _exit(127);
     }
     execvp(argv[I], argv + I);
     std::fprintf(stderr, "maxcode-timer: cannot run %s: %s\n", argv[I],

@@ -32,10 +32,23 @@ TEST(OutputCheckTest, PieRule) {
   // Trailing white space and trailing empty lines do not matter.
   EXPECT_FALSE(compareOutputs("1 2\n3\n", "1 2  \n3\n\n\n"));
   // Numbers written with a decimal point or an exponent match within the
-  // tolerance, absolute or relative.
-  EXPECT_FALSE(compareOutputs("0.333333\n", "0.3334\n"));
-  EXPECT_FALSE(compareOutputs("1000000.0\n", "1000100\n"));
-  EXPECT_FALSE(compareOutputs("1.5e6\n", "1500100.25\n"));
+  // tolerance, relative, or absolute below 1.
+  EXPECT_FALSE(compareOutputs("0.333333\n", "0.3334\n", 1e-3));
+  EXPECT_FALSE(compareOutputs("1000000.0\n", "1000100\n", 1e-3));
+  EXPECT_FALSE(compareOutputs("1.5e6\n", "1500100.25\n", 1e-3));
+  // The default is one part in a million: a change in the sixth printed
+  // decimal passes (a reordered sum), an approximation does not.
+  EXPECT_EQ(DefaultTolerance, 1e-6);
+  EXPECT_FALSE(compareOutputs("0.123457\n", "0.123456\n"));
+  EXPECT_FALSE(compareOutputs("3.141593\n", "3.141592\n"));
+  EXPECT_FALSE(compareOutputs("1234567.891\n", "1234568.5\n"));
+  EXPECT_FALSE(compareOutputs("2.5e-7\n", "2.6e-7\n"));
+  EXPECT_FALSE(compareOutputs("0.0\n", "-0.0000001\n"));
+  EXPECT_TRUE(compareOutputs("3.141593\n", "3.142857\n"));
+  EXPECT_TRUE(compareOutputs("0.333333\n", "0.3334\n"));
+  EXPECT_TRUE(compareOutputs("1.644934\n", "1.643935\n"));
+  EXPECT_TRUE(compareOutputs("1000000.0\n", "1000100\n"));
+  EXPECT_TRUE(compareOutputs("0.0\n", "0.00001\n"));
   // Integers are exact (DESIGN section 4, rule 6): no tolerance, no other
   // spelling of the same value.
   EXPECT_TRUE(compareOutputs("1000000\n", "1000100\n"));

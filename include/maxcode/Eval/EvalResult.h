@@ -93,6 +93,14 @@ struct EvalResult {
   /// A verified speedup above 10x that the other CPU measure does not
   /// confirm (within 3x): reported as suspect, never applied.
   bool Suspect = false;
+  /// Where the ratio was measured (DESIGN section 4, rule 10): "held-out"
+  /// for a verification with held-out inputs, "feedback" for the inputs the
+  /// search saw; empty for a search's own evaluations.
+  std::string TimedOn;
+  /// With TimedOn "held-out": the raw ratio on the feedback inputs.
+  double FeedbackRatio = 0;
+  /// Resolvably faster on the feedback inputs and not on held-out ones.
+  bool ShownInputsOnly = false;
   /// The ratio the other measure gave, when it was taken (0 otherwise).
   double CrossRatio = 0;
   std::string CrossMeasure; ///< "time" or "instructions".

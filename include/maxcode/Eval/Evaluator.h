@@ -47,7 +47,7 @@ struct EvalConfig {
 
   /// Program mode: a folder of test pairs fed on stdin.
   std::string TestsDir;
-  double Tolerance = 1e-3;
+  double Tolerance = DefaultTolerance;
   /// Program mode: how many of the largest test inputs are timed.
   unsigned MeasureTests = 4;
   /// Program mode: the share of tests held out of the search (DESIGN
@@ -228,21 +228,47 @@ private:
   llvm::Expected<ProcessResult> runTracked(const ProcessSpec &S, JobKind K,
                                            Built *For = nullptr);
 
+  /// Which timed inputs measurements use (DESIGN section 4, rule 10): the
+  /// costliest feedback tests while searching, the costliest held-out ones
+  /// for the ratio a verification reports.
+  enum class TimingSet { Feedback, HeldOut };
+  /// The timed inputs of the current TimingSet.
+  const std::vector<size_t> &timed() const {
+    return Timing == TimingSet::HeldOut ? TimedHeldOut : TimedTests;
+  }
+  /// The baseline's deterministic costs and the start-up floors of the
+  /// current TimingSet, by measure.
+  std::map<MeasureMode, std::vector<double>> &baselineCost() {
+    return BaselineCost[int(Timing)];
+  }
+  std::map<MeasureMode, double> &floorCosts() { return FloorCost[int(Timing)]; }
+  /// Picks the timed inputs of both sets by the baseline's own cost in its
+  /// check runs (BaselineRunCost): the costliest, where a faster program
+  /// shows; input size only breaks ties.
+  void chooseTimedTests();
+  /// Re-measures verified \p R's variant \p B on the held-out timed inputs
+  /// and makes that the ratio \p R reports (rule 10), saying so when it is
+  /// fast only on the inputs the search saw.
+  void measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R);
+
   EvalConfig Config;
   Executor &Exec;
   EvalCache *Cache;
   std::string Original;
   std::vector<TestCase> Tests;
   /// Indices into Tests.
-  std::vector<size_t> Feedback, HeldOut, TimedTests;
+  std::vector<size_t> Feedback, HeldOut, TimedTests, TimedHeldOut;
+  TimingSet Timing = TimingSet::Feedback;
+  /// Each test's cost in the baseline's check run: CPU seconds, then wall.
+  std::vector<std::pair<double, double>> BaselineRunCost;
   /// The static screen of the target, made once from the original.
   std::unique_ptr<VariantScreen> Screen;
   std::string ScreenTarget;
   std::mutex ScreenMutex;
   std::unique_ptr<Built> Baseline;
-  /// Deterministic measures of the baseline, by measure.
-  std::map<MeasureMode, std::vector<double>> BaselineCost;
-  std::map<MeasureMode, double> FloorCost;
+  /// Deterministic measures of the baseline, by TimingSet and measure.
+  std::map<MeasureMode, std::vector<double>> BaselineCost[2];
+  std::map<MeasureMode, double> FloorCost[2];
   std::unique_ptr<Built> Null; ///< The empty program, for floorCost.
   std::string Fingerprint;
   mutable std::mutex StatsMutex;

@@ -28,6 +28,12 @@ enum class SandboxMode { Auto, Bwrap, None };
 
 llvm::StringRef sandboxModeName(SandboxMode M);
 
+/// How far a result obtained under sandbox mode \p M can be trusted, as the
+/// outputs say it: "full" with bubblewrap; "weaker (sandbox none)" without,
+/// where a run shares the machine, its files and its kernel state with the
+/// user and with other runs (docs/Security.md says what exactly).
+llvm::StringRef integrityOf(SandboxMode M);
+
 /// What one sandboxed process may see and write (DESIGN section 7). With
 /// bubblewrap the file system is an allow-list, the same for builds and
 /// runs: the system toolchain and the folders below read-only, the writable

@@ -73,6 +73,7 @@ struct SearchReport {
   std::string File;
   std::string Measure; ///< "time", "instructions", "cuda-kernel".
   std::string Sandbox; ///< The sandbox builds and runs had: "bwrap", "none".
+  std::string Integrity; ///< integrityOf() that sandbox.
   std::string Policy, Critic, RTG, Strategy;
   unsigned Budget = 0;
   int64_t Run = -1; ///< The run's id in the rollout store; -1 if none.

@@ -36,6 +36,7 @@ struct SearchSummary {
   std::string Strategy; ///< strategyName().
   std::string Measure;  ///< measureModeName(): the speedup's unit.
   std::string Sandbox;  ///< The sandbox builds and runs had.
+  std::string Integrity; ///< integrityOf() that sandbox.
   std::string StopReason;
   unsigned Evaluations = 0;
   unsigned FromStore = 0;

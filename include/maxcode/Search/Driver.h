@@ -52,7 +52,7 @@ struct RunOptions {
 
   // Evaluation.
   std::string TestsDir;
-  double Tolerance = 1e-3;
+  double Tolerance = DefaultTolerance;
   unsigned MeasureTests = 4;
   std::string BuildCmd, TestCmd, BenchCmd, BenchMetric, ProjectRoot;
   std::string HoldoutCmd;             ///< Project mode's held-out tests.
@@ -120,6 +120,7 @@ parseCommands(const RunOptions &Opts, llvm::raw_ostream &Diag);
 struct EvaluationOutcome {
   Target T;
   EvalResult Result;
+  SandboxMode Sandbox = SandboxMode::None; ///< The one the runs had.
 };
 llvm::Expected<EvaluationOutcome> evaluateEditedCopy(const RunOptions &Opts,
                                                      llvm::StringRef EditedCopy,
