@@ -44,6 +44,31 @@ static void addDeviceOnlyTargets(ParsedFile &Device,
                    });
 }
 
+/// The device-side pass of \p Host (the parse of \p Source): its targets
+/// added, its diagnostics printed to \p Diags only when they block one of
+/// them (what the device pass says of code the host pass lists is that
+/// pass's business). A device pass that fails leaves the host's targets, and
+/// says why.
+static void addDeviceSide(const ParsedFile &Host, llvm::StringRef Source,
+                          std::vector<Target> &Targets,
+                          std::vector<BlockedTarget> &Blocked,
+                          llvm::raw_ostream &Diags) {
+  std::string Text;
+  llvm::raw_string_ostream DeviceDiags(Text);
+  auto Device = parseDeviceSide(Host, DeviceDiags);
+  if (!Device) {
+    llvm::WithColor::warning(Diags, "clang-maxcode")
+        << "the device-side parse of '" << Source
+        << "' failed, so only what the host pass sees is listed: "
+        << llvm::toString(Device.takeError()) << "\n";
+    return;
+  }
+  size_t Before = Blocked.size();
+  addDeviceOnlyTargets(*Device, Targets, Blocked);
+  if (Blocked.size() > Before)
+    Diags << Text;
+}
+
 llvm::Expected<std::vector<Target>>
 maxcode::discoverAndRank(const LoadedDatabase &DB,
                          llvm::ArrayRef<std::string> Sources,
@@ -72,12 +97,8 @@ maxcode::discoverAndRank(const LoadedDatabase &DB,
     }
     std::vector<BlockedTarget> Blocked;
     std::vector<Target> Targets = discoverTargets(*Parsed, &Blocked);
-    if (needsDeviceParse(*Parsed)) {
-      auto Device = parseDeviceSide(*Parsed, Diags);
-      if (!Device)
-        return Device.takeError();
-      addDeviceOnlyTargets(*Device, Targets, Blocked);
-    }
+    if (needsDeviceParse(*Parsed))
+      addDeviceSide(*Parsed, Source, Targets, Blocked, Diags);
     if (Report) {
       Report->ParseErrors += Parsed->Errors.size();
       std::move(Blocked.begin(), Blocked.end(),

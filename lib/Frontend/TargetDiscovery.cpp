@@ -358,6 +358,12 @@ bool isLaunchAPI(llvm::StringRef Name) {
   return Name.starts_with("cudaLaunch") || Name.starts_with("cuLaunch");
 }
 
+/// True for the runtime calls that give a driver-API handle of the kernel
+/// their second argument names, stored through their first.
+bool isHandleLookup(llvm::StringRef Name) {
+  return Name == "cudaGetFuncBySymbol" || Name == "cudaGetKernel";
+}
+
 /// The place \p Loc as "file:line", for the path of an indirect launch.
 std::string placeOf(const SourceManager &SM, SourceLocation Loc) {
   PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
@@ -449,9 +455,16 @@ public:
       llvm::SmallVector<const FunctionDecl *, 2> Kernels;
       addKernelsNamedBy(Arg, Kernels);
       const ParmVarDecl *P = paramNamedBy(Arg, current());
+      if (I == Skip + 1 && isHandleLookup(Name))
+        if (const auto *H =
+                dyn_cast_or_null<VarDecl>(declNamedBy(E->getArg(Skip))))
+          HandleKernels[H].append(Kernels.begin(), Kernels.end());
       if (isLaunchAPI(Name)) {
         for (const FunctionDecl *K : Kernels)
           addLaunch(K, E->getBeginLoc(), {});
+        if (const auto *H = dyn_cast_or_null<VarDecl>(declNamedBy(Arg));
+            H && !P && Kernels.empty())
+          HandleLaunches.push_back({H, Name.str(), E->getBeginLoc()});
         if (P)
           addParamLaunch(P, Name.str() + " at " + placeOf(SM, E->getBeginLoc()));
         continue;
@@ -497,6 +510,16 @@ public:
       Path.insert(Path.end(), It->second.begin(), It->second.end());
       addLaunch(A.Kernel, A.Loc, std::move(Path));
     }
+    // A driver-API launch of a handle the runtime looked up for a kernel.
+    for (const HandleLaunch &L : HandleLaunches) {
+      auto It = HandleKernels.find(L.Handle);
+      if (It == HandleKernels.end())
+        continue;
+      for (const FunctionDecl *K : It->second)
+        addLaunch(K, L.Loc,
+                  {L.Handle->getName().str() + " (a handle of it)",
+                   L.API + " at " + placeOf(SM, L.Loc)});
+    }
   }
 
 private:
@@ -507,6 +530,11 @@ private:
   struct KernelArg {
     const FunctionDecl *Kernel;
     ParamKey To;
+    SourceLocation Loc;
+  };
+  struct HandleLaunch {
+    const VarDecl *Handle;
+    std::string API;
     SourceLocation Loc;
   };
 
@@ -563,6 +591,11 @@ private:
   std::map<ParamKey, std::vector<std::string>> ParamLaunches;
   std::vector<Forward> Forwards;
   std::vector<KernelArg> KernelArgs;
+  /// Function handles (CUfunction, cudaKernel_t) looked up for kernels, and
+  /// the launches of handles.
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const FunctionDecl *, 1>>
+      HandleKernels;
+  std::vector<HandleLaunch> HandleLaunches;
 };
 
 /// The declarations a target's definition names: what it calls, constructs,

@@ -33,3 +33,14 @@ void run(float *P, int N, bool Fast) {
   const void *Where = addressOf(neverLaunched);
   (void)Where;
 }
+
+#include <cuda.h>
+
+__global__ void viaDriverApi(float *P) { P[threadIdx.x] = 2.0f; }
+
+void runThroughDriver(float *P, CUstream S) {
+  CUfunction F;
+  cudaGetFuncBySymbol(&F, reinterpret_cast<const void *>(viaDriverApi));
+  void *Args[] = {&P};
+  cuLaunchKernel(F, 1, 1, 1, 32, 1, 1, 0, S, Args, nullptr);
+}
