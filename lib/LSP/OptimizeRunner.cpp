@@ -70,6 +70,9 @@ llvm::Expected<OptimizeResult> lsp::parseOptimizeOutput(llvm::StringRef Text) {
   R.File = getString(*J, "file").value_or("");
   R.Speedup = getNumber(*J, "speedup").value_or(1.0);
   R.Noise = getNumber(*J, "noise").value_or(0.0);
+  if (const json *Below = member(*J, "below_min_speedup"))
+    R.BelowMinSpeedup = Below->is_boolean() && Below->get<bool>();
+  R.MinSpeedup = getNumber(*J, "min_speedup").value_or(1.0);
   R.Evaluations = static_cast<unsigned>(
       std::max<int64_t>(0, getInteger(*J, "evaluations").value_or(0)));
   if (!R.Improved)

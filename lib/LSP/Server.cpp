@@ -1239,6 +1239,14 @@ std::optional<TextEdit> Server::Impl::editToSend(Job &J,
     return std::nullopt;
   }
   std::string Speedup = formatSpeedup(Result.Speedup);
+  if (Result.BelowMinSpeedup) {
+    finishWith(J, "below the minimum speedup", MessageInfo,
+               "MaxCode: found a " + Speedup + " faster " + Target +
+                   ", below the minimum speedup worth a review (" +
+                   formatSpeedup(Result.MinSpeedup) +
+                   ", --min-speedup); nothing applied");
+    return std::nullopt;
+  }
   if (std::optional<std::string> Why = changedSince(J)) {
     finishWith(J, "not applied", MessageWarning,
                "MaxCode: found a " + Speedup + " faster " + Target + ", but " +

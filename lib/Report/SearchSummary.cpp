@@ -18,6 +18,8 @@ void maxcode::printSearchSummaryJSON(const SearchSummary &S,
                        {"target", S.Target},
                        {"file", S.File},
                        {"speedup", S.Speedup},
+                       {"min_speedup", S.MinSpeedup},
+                       {"below_min_speedup", S.BelowMinSpeedup},
                        {"noise", S.Noise},
                        {"measure", S.Measure},
                        {"evaluations", S.Evaluations},
@@ -112,6 +114,11 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
   else if (S.Verification && S.Verification->TimedOn == "feedback")
     OS << "timed on the inputs the search saw: no input was held out\n";
   printIntegrityLine(S.Integrity, OS);
+  if (S.BelowMinSpeedup)
+    OS << llvm::formatv("not applied or exported: {0:f3}x is below "
+                        "--min-speedup={1:f3}, too small a change to be worth "
+                        "a review (--min-speedup=1 takes any verified win)\n",
+                        S.Speedup, S.MinSpeedup);
   if (S.Applied)
     OS << "applied to " << S.File << "\n";
   if (!S.FixesPath.empty())

@@ -658,6 +658,8 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   Sum.Verification = R.Verification;
   Sum.Improved = Sum.Candidate && R.Verified;
   Sum.Speedup = Sum.Improved ? R.Verification->Ratio : 1.0;
+  Sum.MinSpeedup = Opts.MinSpeedup;
+  Sum.BelowMinSpeedup = Sum.Improved && Sum.Speedup < Opts.MinSpeedup;
   Sum.Noise = R.Verification ? R.Verification->Noise : 0.0;
   if (Sum.Improved) {
     const Node &W = R.Nodes[R.Winner];
@@ -699,6 +701,7 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
                           Sum.StorePath,
                           Sum.Run,
                           Sum.Improved,
+                          Sum.BelowMinSpeedup,
                           Ledger ? Ledger->calls() : 0,
                           Ledger ? Ledger->usage() : TokenUsage()};
   WrittenOutput Written;

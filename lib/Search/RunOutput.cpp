@@ -180,7 +180,18 @@ llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
     W.Fixes = std::move(Empty);
   }
 
-  if (!Opts.ExportFixes.empty()) {
+  if (!Opts.ExportFixes.empty() && S.BelowMinSpeedup) {
+    // Shown, never exported: an empty set, as for no improvement (the
+    // summary says why).
+    FixSet Empty;
+    Empty.File = S.File;
+    Empty.Original = S.Original;
+    Empty.Result = S.Original;
+    if (llvm::Error E = exportFixes(Empty, Opts.ExportFixes,
+                                    "below --min-speedup"))
+      return makeInternal(std::move(E));
+    W.Exported = true;
+  } else if (!Opts.ExportFixes.empty()) {
     std::string Message = "no verified improvement";
     if (S.Improved) {
       std::string Summary = winnerSummary(S.Result, S.T.Name);
@@ -208,7 +219,7 @@ llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
   }
 
   // "No verified improvement" is a normal outcome: nothing to write.
-  if (Opts.Apply && S.Improved) {
+  if (Opts.Apply && S.Improved && !S.BelowMinSpeedup) {
     // A file that changed during the run is the user's to sort out (exit
     // 1); any other failure to write it is the tool's.
     bool Changed = false;

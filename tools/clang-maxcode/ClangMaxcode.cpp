@@ -317,6 +317,11 @@ static cl::opt<std::string> ProgressFile(
     cl::value_desc("file"), cl::cat(MaxcodeCategory));
 
 // The end of a run (docs/Output.md).
+static cl::opt<double> MinSpeedup(
+    "min-speedup",
+    cl::desc("A verified speedup below this is reported but never applied "
+             "or exported (default 1.02)"),
+    cl::init(DefaultMinSpeedup), cl::cat(MaxcodeCategory));
 static cl::opt<bool>
     Apply("apply",
           cl::desc("Rewrite the source in place with the verified winner "
@@ -462,6 +467,8 @@ static Error fillEvaluationOptions(RunOptions &Opts) {
                              "': give a size such as 500M or 2G");
   if (!(HeldOut >= 0 && HeldOut < 1))
     return createStringError("--held-out must be at least 0 and below 1");
+  if (!(MinSpeedup >= 1))
+    return createStringError("--min-speedup must be at least 1");
   if (Scope != ScopeOpt::Default)
     Opts.Scope = Scope == ScopeOpt::File ? EditScope::File : EditScope::Target;
   Opts.Measure = Measure;
@@ -510,6 +517,7 @@ static void fillSearchOptions(RunOptions &Opts) {
   Opts.LLM.RetryBaseDelaySeconds = LLMRetryDelay;
   Opts.PromptsDir = PromptsDir;
   Opts.Apply = Apply;
+  Opts.MinSpeedup = MinSpeedup;
   Opts.ExportFixes = ExportFixes;
   Opts.ReportPath = Report;
 }

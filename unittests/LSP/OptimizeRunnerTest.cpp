@@ -56,6 +56,19 @@ TEST(OptimizeOutputTest, ReadsAnImprovement) {
   EXPECT_EQ(R->Description, "hoisted the size out of the loop");
 }
 
+TEST(OptimizeOutputTest, ReadsAWinBelowTheMinimum) {
+  auto R = parseOptimizeOutput(R"({
+    "version": 1, "status": "improved", "target": "f", "file": "/p/a.cpp",
+    "speedup": 1.01, "noise": 0.002, "evaluations": 4,
+    "min_speedup": 1.02, "below_min_speedup": true,
+    "winner": {"text": "int f() { return 1; }\n", "rules": [],
+               "description": "d"}})");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->Improved);
+  EXPECT_TRUE(R->BelowMinSpeedup);
+  EXPECT_DOUBLE_EQ(R->MinSpeedup, 1.02);
+}
+
 TEST(OptimizeOutputTest, ReadsNoImprovement) {
   auto R = parseOptimizeOutput(
       R"({"version": 1, "status": "no-improvement", "target": "f",

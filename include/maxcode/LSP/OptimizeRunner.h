@@ -54,6 +54,9 @@ struct OptimizeResult {
   std::string File;
   double Speedup = 1.0;
   double Noise = 0;
+  /// Verified, but below --min-speedup: never sent as an edit.
+  bool BelowMinSpeedup = false;
+  double MinSpeedup = 1.0;
   unsigned Evaluations = 0;
   /// The whole new text of the file (when Improved).
   std::string NewText;

@@ -49,6 +49,10 @@ struct SearchSummary {
   std::optional<EvalResult> Verification;
   bool Improved = false; ///< Verified faster: the winner below is set.
   double Speedup = 1.0;  ///< Verified; 1.0 without an improvement.
+  /// --min-speedup, and whether the verified winner is below it: shown,
+  /// never applied or exported.
+  double MinSpeedup = 1.0;
+  bool BelowMinSpeedup = false;
   double Noise = 0;
 
   /// The winner (when Improved), its node, and what changed: the one-line

@@ -39,6 +39,8 @@ struct FinishedSearch {
   std::string StorePath;
   int64_t Run = -1;
   bool Improved = false;
+  /// Improved, but below --min-speedup: never applied or exported.
+  bool BelowMinSpeedup = false;
   uint64_t LLMCalls = 0; ///< Calls to the LLM, by every role.
   TokenUsage LLMTokens;
 };
