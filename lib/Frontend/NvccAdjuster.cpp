@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Frontend/NvccAdjuster.h"
+#include "maxcode/Frontend/Prelude.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Process.h"
 #include "clang/Options/Options.h"
@@ -802,6 +803,7 @@ ParseSettings maxcode::getDefaultParseSettings(const char *Argv0,
   llvm::sys::path::remove_dots(Compat, /*remove_dot_dot=*/true);
   S.CompatHeader = std::string(Compat);
   S.HostCompilerIncludeDir = findGccIncludeDir;
+  S.PreludeCacheDir = defaultPreludeCacheDir();
   return S;
 }
 

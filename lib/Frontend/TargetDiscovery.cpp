@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Frontend/ParseSupport.h"
+#include "maxcode/Frontend/Prelude.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Support/Process.h"
 #include "clang/AST/ASTContext.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -173,11 +175,14 @@ private:
 
 /// Parses \p File with \p Adjusted, a command already adjusted for Clang;
 /// \p Command is the project's, kept in the result.
+/// \p PreludeRefused, when given, says whether Clang refused the
+/// precompiled prelude the command names.
 static llvm::Expected<ParsedFile>
 parseAdjusted(const tooling::CompileCommand &Command,
               const tooling::CompileCommand &Adjusted, llvm::StringRef File,
               llvm::raw_ostream &DiagOS, std::optional<llvm::StringRef> Contents,
-              bool *SyntaxError, ParseErrors Policy) {
+              bool *SyntaxError, ParseErrors Policy,
+              bool *PreludeRefused = nullptr) {
   SingleCommandDatabase DB(Adjusted);
   tooling::ClangTool Tool(DB, {File.str()});
   if (Contents)
@@ -193,6 +198,10 @@ parseAdjusted(const tooling::CompileCommand &Command,
     RC = Tool.buildASTs(ASTs);
   }
   DiagOS.flush();
+  if (PreludeRefused)
+    *PreludeRefused = llvm::any_of(Printer.Errors, [](const ClangError &E) {
+      return isPreludeError(E.Text);
+    });
   if (SyntaxError)
     *SyntaxError = Printer.SawSyntaxError;
   unsigned Errors = Printer.getNumErrors();
@@ -232,6 +241,30 @@ maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   std::vector<std::string> Unknown;
   tooling::CompileCommand Adjusted =
       adjustedParseCommand(Command, File, Settings, &Unknown);
+  std::string PCH = precompiledPrelude(
+      preludeFamily(Adjusted.CommandLine, File, Adjusted.Directory),
+      Adjusted.Directory, llvm::sys::path::extension(File),
+      Settings.PreludeCacheDir);
+  if (!PCH.empty()) {
+    tooling::CompileCommand WithPCH = Adjusted;
+    WithPCH.CommandLine = withPrelude(Adjusted.CommandLine, PCH);
+    // Said only when Clang takes the prelude; one it refuses (built for
+    // headers that changed since) is removed and the file parsed without.
+    std::string Said;
+    llvm::raw_string_ostream Buffered(Said);
+    bool Refused = false;
+    auto P = parseAdjusted(Command, WithPCH, File, Buffered, Contents,
+                           SyntaxError, Policy, &Refused);
+    if (!Refused) {
+      DiagOS << Said;
+      if (P)
+        P->UnknownFlags = std::move(Unknown);
+      return P;
+    }
+    if (!P)
+      llvm::consumeError(P.takeError()); // The parse below says it again.
+    llvm::sys::fs::remove(PCH);
+  }
   auto P = parseAdjusted(Command, Adjusted, File, DiagOS, Contents,
                          SyntaxError, Policy);
   if (P)
@@ -252,8 +285,10 @@ bool maxcode::needsDeviceParse(const ParsedFile &Host) {
 llvm::Expected<ParsedFile> maxcode::parseDeviceSide(const ParsedFile &Host,
                                                     llvm::raw_ostream &DiagOS,
                                                     ParseErrors Policy) {
+  // The host's prelude is the host's: the device pass reads its own.
   tooling::CompileCommand Adjusted(Host.Command.Directory, Host.File,
-                                   Host.ParseArgs, Host.Command.Output);
+                                   withoutPrelude(Host.ParseArgs),
+                                   Host.Command.Output);
   for (std::string &A : Adjusted.CommandLine)
     if (A == "--cuda-host-only")
       A = "--cuda-device-only";

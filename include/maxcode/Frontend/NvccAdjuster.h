@@ -37,6 +37,9 @@ struct ParseSettings {
   /// folder lacks (omp.h) is found; empty when there is none. Not set: no
   /// folder is added.
   std::function<std::string(llvm::StringRef Compiler)> HostCompilerIncludeDir;
+  /// Where CUDA parses keep their precompiled prelude (Prelude.h); empty:
+  /// none is made or used.
+  std::string PreludeCacheDir;
 };
 
 /// Settings for the running tool: the resource folder is found relative to
