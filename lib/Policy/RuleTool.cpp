@@ -22,15 +22,20 @@
 
 using namespace maxcode;
 
-std::vector<std::string> maxcode::getHostPragmaFeatures() {
+std::vector<std::string>
+maxcode::allowedPragmaFeatures(llvm::ArrayRef<std::string> AllowIsa) {
   std::vector<std::string> Out;
+  if (AllowIsa.empty())
+    return Out;
+  bool Native = llvm::is_contained(AllowIsa, "native");
   llvm::StringMap<bool> Features = llvm::sys::getHostCPUFeatures();
   // Only extensions GCC's target pragma names the same way, in a fixed
   // order.
   for (const char *F :
        {"avx", "avx2", "bmi", "bmi2", "fma", "lzcnt", "popcnt"}) {
     auto It = Features.find(F);
-    if (It != Features.end() && It->second)
+    if (It != Features.end() && It->second &&
+        (Native || llvm::is_contained(AllowIsa, F)))
       Out.push_back(F);
   }
   return Out;
@@ -79,7 +84,7 @@ maxcode::listVariants(const ListVariantsOptions &Opts,
   R.Options.Scope =
       Opts.Scope ? *Opts.Scope : (Cuda ? EditScope::Target : EditScope::File);
   R.Options.CompilerIsGCC = buildsWithGcc(RC.Command, L.File);
-  R.Options.HostFeatures = getHostPragmaFeatures();
+  R.Options.HostFeatures = allowedPragmaFeatures(Opts.AllowIsa);
   R.Options.CheckOptions = Opts.CheckOptions;
   R.MaxCount = Opts.MaxCount;
   R.Seed = Opts.Seed;

@@ -560,7 +560,7 @@ llvm::Error createRoles(const RunOptions &Opts, const Session &S,
   // the flags after `--` name none, and g++ builds them.
   RO.CompilerIsGCC = buildsWithGcc(S.RC.Command, S.File);
   RO.Scope = S.Eval->config().Scope;
-  RO.HostFeatures = getHostPragmaFeatures();
+  RO.HostFeatures = allowedPragmaFeatures(Opts.AllowIsa);
   RO.CheckOptions = Opts.RuleCheckOptions;
   R.Rules = std::make_unique<RulesProposer>(S.RC.Command, S.File, Opts.Parse,
                                             std::move(*Selection), RO,

@@ -118,6 +118,12 @@ static cl::opt<std::string> HoldoutCmd(
     cl::desc("Project mode: a second test command that only verifies "
              "winners, never seen by the search"),
     cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
+static cl::list<std::string> AllowIsa(
+    "allow-isa", cl::CommaSeparated,
+    cl::desc("Instruction sets a variant may tie the binary to (a GCC target "
+             "pragma): 'native' (this machine's) or names (avx2,fma,...); "
+             "none by default, so that a winner runs on every machine"),
+    cl::value_desc("native|names"), cl::cat(MaxcodeCategory));
 static cl::list<std::string> AllowApi(
     "allow-api", cl::CommaSeparated,
     cl::desc("Names (fork, getenv, clock_gettime, ...) or categories "
@@ -169,7 +175,8 @@ static cl::opt<SandboxMode>
                                   "process group and limits only")),
             cl::cat(MaxcodeCategory));
 static cl::opt<double> Timeout("timeout",
-                               cl::desc("Wall-clock limit of one run (s)"),
+                               cl::desc("Wall-clock limit of one run, in "
+                                        "seconds (default 10)"),
                                cl::init(10), cl::cat(MaxcodeCategory));
 static cl::opt<unsigned>
     Jobs("j",
@@ -456,6 +463,7 @@ static Error fillEvaluationOptions(RunOptions &Opts) {
   Opts.HeldOutFraction = HeldOut;
   Opts.HoldoutCmd = HoldoutCmd;
   Opts.AllowApis.assign(AllowApi.begin(), AllowApi.end());
+  Opts.AllowIsa.assign(AllowIsa.begin(), AllowIsa.end());
   Opts.PassEnv.assign(PassEnv.begin(), PassEnv.end());
   if (llvm::is_contained(Opts.PassEnv, std::string(LLMApiKeyEnv)))
     return createStringError("--pass-env may not name " + LLMApiKeyEnv +
@@ -581,6 +589,7 @@ static int listVariantsMode(const RunOptions &Opts) {
   LV.Rules = RuleGlobs;
   LV.CheckOptions = Opts.RuleCheckOptions;
   LV.Scope = Opts.Scope;
+  LV.AllowIsa = Opts.AllowIsa;
   auto L = listVariants(LV, errs());
   if (!L)
     return fail(L.takeError());

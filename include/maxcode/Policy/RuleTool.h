@@ -31,9 +31,12 @@ class raw_ostream;
 
 namespace maxcode {
 
-/// The instruction-set extensions of this machine a GCC target pragma may
-/// name ("avx2", "bmi2", "popcnt", ...).
-std::vector<std::string> getHostPragmaFeatures();
+/// The instruction-set extensions a GCC target pragma may name ("avx2",
+/// "bmi2", "popcnt", ...), as --allow-isa allows them: none by default (a
+/// variant tied to an instruction set crashes on the user's other
+/// machines); "native": this machine's; a list: those of it this machine
+/// has (the variants run here).
+std::vector<std::string> allowedPragmaFeatures(llvm::ArrayRef<std::string> AllowIsa);
 
 /// True when the evaluator builds variants of \p File, whose command is
 /// \p Command, with GCC: the command's own compiler, or g++ for the flags
@@ -53,6 +56,7 @@ struct ListVariantsOptions {
   std::optional<EditScope> Scope; ///< Unset: file for C++, target for CUDA.
   unsigned MaxCount = 16;
   uint64_t Seed = 0;
+  std::vector<std::string> AllowIsa; ///< --allow-isa.
   /// When set, each variant is also written there as variant-N.<ext>.
   std::string WriteDir;
 };

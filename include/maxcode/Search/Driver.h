@@ -98,6 +98,9 @@ struct RunOptions {
   bool Apply = false;      ///< Rewrite the file in place.
   /// A verified win below this is reported, never applied or exported.
   double MinSpeedup = DefaultMinSpeedup;
+  /// --allow-isa: the instruction sets a variant may tie the binary to
+  /// ("native", or names); none by default.
+  std::vector<std::string> AllowIsa;
   std::string ExportFixes; ///< clang-apply-replacements YAML to write.
   std::string ReportPath;  ///< .json or .html report to write.
 };
