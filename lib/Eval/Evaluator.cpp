@@ -30,8 +30,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/SHA256.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -1924,8 +1924,7 @@ EvalResult Evaluator::verify(const Variant &V, const Target &T,
   return R;
 }
 
-void Evaluator::measureHeldOut(Built &B, unsigned Repetitions,
-                               EvalResult &R) {
+void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
   if (!Config.programMode())
     return; // Project mode: the bench is the bench (docs/Evaluation.md).
   R.TimedOn = "feedback";
@@ -1945,8 +1944,8 @@ void Evaluator::measureHeldOut(Built &B, unsigned Repetitions,
     auto Costs = measureOnce(*Baseline, MeasureMode::Instructions, nullptr);
     if (!Costs) {
       recordFailure(Costs.takeError(), R);
-      R.Reason = "the baseline cannot be measured on the held-out inputs: " +
-                 R.Reason;
+      R.Reason =
+          "the baseline cannot be measured on the held-out inputs: " + R.Reason;
       return;
     }
     baselineCost()[MeasureMode::Instructions] = *Costs;

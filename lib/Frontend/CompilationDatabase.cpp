@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Frontend/CompilationDatabase.h"
+#include "maxcode/Frontend/NvccAdjuster.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/WithColor.h"
@@ -129,6 +131,78 @@ llvm::Expected<LoadedDatabase> maxcode::loadCompilationDatabase(
       "or the compiler flags after -- (e.g. '-- -std=c++17')");
 }
 
+/// True when \p C compiles CUDA: nvcc, a .cu file, or -x cuda.
+static bool isCudaCommand(const CompileCommand &C) {
+  if (isNvccCommand(C.CommandLine) || isCudaFile(C.Filename))
+    return true;
+  for (size_t I = 0; I + 1 < C.CommandLine.size(); ++I)
+    if (C.CommandLine[I] == "-x" &&
+        (C.CommandLine[I + 1] == "cuda" || C.CommandLine[I + 1] == "cu"))
+      return true;
+  return llvm::is_contained(C.CommandLine, "-xcuda");
+}
+
+/// True when the text of \p File holds CUDA code: what only nvcc's (or
+/// Clang's CUDA) front end accepts.
+static bool holdsCudaCode(llvm::StringRef File) {
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf)
+    return false;
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  return llvm::any_of(
+      std::initializer_list<llvm::StringRef>{"__global__", "__device__",
+                                             "__shared__", "<<<"},
+      [&](llvm::StringRef W) { return Text.contains(W); });
+}
+
+/// The CUDA command of \p DB whose file shares the longest folder path with
+/// \p File, made \p File's (the language forced to CUDA); none when the
+/// database has no CUDA command.
+static std::optional<CompileCommand>
+nearestCudaCommand(const CompilationDatabase &DB, llvm::StringRef File) {
+  std::optional<CompileCommand> Best;
+  size_t BestShared = 0;
+  for (CompileCommand &C : DB.getAllCompileCommands()) {
+    if (!isCudaCommand(C))
+      continue;
+    size_t Shared = 0;
+    for (auto A = llvm::sys::path::begin(File),
+              B = llvm::sys::path::begin(C.Filename),
+              AE = llvm::sys::path::end(File),
+              BE = llvm::sys::path::end(C.Filename);
+         A != AE && B != BE && *A == *B; ++A, ++B)
+      ++Shared;
+    if (!Best || Shared > BestShared) {
+      Best = std::move(C);
+      BestShared = Shared;
+    }
+  }
+  if (!Best)
+    return std::nullopt;
+  std::string From = Best->Filename;
+  CompileCommand T = transferCompileCommand(std::move(*Best), File);
+  // transferCompileCommand gives a header its own language (c++-header):
+  // the file is read as the CUDA it holds.
+  std::vector<std::string> Args;
+  for (size_t I = 0; I < T.CommandLine.size(); ++I) {
+    llvm::StringRef A = T.CommandLine[I];
+    if (I > 0 && A == "-x" && I + 1 < T.CommandLine.size()) {
+      ++I;
+      continue;
+    }
+    if (I > 0 && A.starts_with("-x") && A.size() > 2)
+      continue;
+    if (A == "--")
+      Args.insert(Args.end(),
+                  {"-x", isNvccCommand(T.CommandLine) ? "cu" : "cuda"});
+    Args.push_back(A.str());
+  }
+  T.CommandLine = std::move(Args);
+  T.Heuristic =
+      "inferred from the CUDA file '" + From + "' (the file holds CUDA code)";
+  return T;
+}
+
 ResolvedCommand maxcode::resolveCompileCommand(const LoadedDatabase &DB,
                                                llvm::StringRef File) {
   std::string Abs = makeAbsolutePath(File);
@@ -141,9 +215,14 @@ ResolvedCommand maxcode::resolveCompileCommand(const LoadedDatabase &DB,
   std::vector<CompileCommand> Inferred = DB.Database->getCompileCommands(Abs);
   if (!Inferred.empty()) {
     R.Command = Inferred.front();
-    R.Fallback = Inferred.front().Heuristic.empty()
+    // A header of CUDA code inferred from a C++ neighbour would be read as
+    // C++ (no CUDA types, no kernels): the nearest CUDA command is its own.
+    if (!isCudaCommand(R.Command) && holdsCudaCode(Abs))
+      if (std::optional<CompileCommand> C = nearestCudaCommand(*DB.Raw, Abs))
+        R.Command = std::move(*C);
+    R.Fallback = R.Command.Heuristic.empty()
                      ? std::string("an inferred command")
-                     : Inferred.front().Heuristic;
+                     : R.Command.Heuristic;
     return R;
   }
   // An empty database: the default command for the file's language.

@@ -10,11 +10,9 @@
 using namespace maxcode;
 using namespace clang;
 
-tooling::CompileCommand
-maxcode::adjustedParseCommand(const tooling::CompileCommand &Command,
-                              llvm::StringRef File,
-                              const ParseSettings &Settings,
-                              std::vector<std::string> *Unknown) {
+tooling::CompileCommand maxcode::adjustedParseCommand(
+    const tooling::CompileCommand &Command, llvm::StringRef File,
+    const ParseSettings &Settings, std::vector<std::string> *Unknown) {
   tooling::CompileCommand Adjusted = Command;
   Adjusted.Filename = File.str();
   Adjusted.CommandLine = adjustForParsing(Command.CommandLine, File,

@@ -52,9 +52,8 @@ maxcode::preludeFamily(llvm::ArrayRef<std::string> ParseArgs,
       ++I;
       continue;
     }
-    if (I > 0 && (A == "-c" || A == "--" || A.starts_with("-o") ||
-                  A == "-MD" || A == "-MMD" ||
-                  namesMainFile(A, File, Directory)))
+    if (I > 0 && (A == "-c" || A == "--" || A.starts_with("-o") || A == "-MD" ||
+                  A == "-MMD" || namesMainFile(A, File, Directory)))
       continue;
     Out.push_back(A.str());
   }
@@ -124,8 +123,9 @@ bool buildPrelude(llvm::ArrayRef<std::string> Family, llvm::StringRef Directory,
     (void)FS->setCurrentWorkingDirectory(Directory);
   auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), FS);
   BuildPCH Action{std::string(Temp)};
-  tooling::ToolInvocation Invocation(std::move(Args), &Action, Files.get(),
-                                     std::make_shared<PCHContainerOperations>());
+  tooling::ToolInvocation Invocation(
+      std::move(Args), &Action, Files.get(),
+      std::make_shared<PCHContainerOperations>());
   CountErrors Errors;
   Invocation.setDiagnosticConsumer(&Errors);
   bool Ok = Invocation.run() && !Errors.getNumErrors();
@@ -178,7 +178,7 @@ std::string maxcode::precompiledPrelude(llvm::ArrayRef<std::string> Family,
     return "";
   std::string PathString(Path);
   return buildPrelude(Family, Directory, Extension, PathString) ? PathString
-                                                               : "";
+                                                                : "";
 }
 
 std::vector<std::string>

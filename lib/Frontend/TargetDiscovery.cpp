@@ -4,10 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "maxcode/Frontend/ParseSupport.h"
-#include "maxcode/Frontend/Prelude.h"
 #include "maxcode/Frontend/Target.h"
-#include "maxcode/Support/Process.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -16,14 +13,11 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/ASTUnit.h"
-#include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Index/USRGeneration.h"
 #include "clang/Lex/Lexer.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -129,176 +123,6 @@ maxcode::selectTargets(const std::vector<Target> &Ranked, llvm::StringRef Names,
     Out.push_back(*It);
   }
   return Out;
-}
-
-namespace {
-/// Prints diagnostics, notes whether an error was a syntax error, and keeps
-/// every error with its place for per-target validity.
-class RecordingPrinter : public SyntaxAwarePrinter {
-public:
-  using SyntaxAwarePrinter::SyntaxAwarePrinter;
-  /// The first fatal error (its text), or one without a place: either hides
-  /// what Clang would have said next, or cannot be attributed to anything.
-  std::optional<std::string> Unattributable;
-  std::vector<ClangError> Errors;
-
-  void HandleDiagnostic(DiagnosticsEngine::Level Level,
-                        const Diagnostic &Info) override {
-    if (Level >= DiagnosticsEngine::Error)
-      record(Level, Info);
-    SyntaxAwarePrinter::HandleDiagnostic(Level, Info);
-  }
-
-private:
-  void record(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
-    llvm::SmallString<128> Message;
-    Info.FormatDiagnostic(Message);
-    ClangError E;
-    E.Text = std::string(Message);
-    if (Info.getLocation().isValid() && Info.hasSourceManager()) {
-      const SourceManager &SM = Info.getSourceManager();
-      E.Loc = SM.getFileLoc(Info.getLocation());
-      PresumedLoc P = SM.getPresumedLoc(E.Loc);
-      if (P.isValid())
-        E.Text =
-            (llvm::Twine(P.getFilename()) + ":" + llvm::Twine(P.getLine()) +
-             ":" + llvm::Twine(P.getColumn()) + ": " + Message)
-                .str();
-    }
-    if (!Unattributable &&
-        (Level == DiagnosticsEngine::Fatal || E.Loc.isInvalid()))
-      Unattributable = E.Text;
-    Errors.push_back(std::move(E));
-  }
-};
-} // namespace
-
-/// Parses \p File with \p Adjusted, a command already adjusted for Clang;
-/// \p Command is the project's, kept in the result.
-/// \p PreludeRefused, when given, says whether Clang refused the
-/// precompiled prelude the command names.
-static llvm::Expected<ParsedFile>
-parseAdjusted(const tooling::CompileCommand &Command,
-              const tooling::CompileCommand &Adjusted, llvm::StringRef File,
-              llvm::raw_ostream &DiagOS, std::optional<llvm::StringRef> Contents,
-              bool *SyntaxError, ParseErrors Policy,
-              bool *PreludeRefused = nullptr) {
-  SingleCommandDatabase DB(Adjusted);
-  tooling::ClangTool Tool(DB, {File.str()});
-  if (Contents)
-    Tool.mapVirtualFile(File, *Contents);
-  DiagnosticOptions DiagOpts;
-  DiagOpts.ShowColors = false;
-  RecordingPrinter Printer(DiagOS, DiagOpts);
-  Tool.setDiagnosticConsumer(&Printer);
-  std::vector<std::unique_ptr<ASTUnit>> ASTs;
-  int RC;
-  {
-    BlockingWork Parse;
-    RC = Tool.buildASTs(ASTs);
-  }
-  DiagOS.flush();
-  if (PreludeRefused)
-    *PreludeRefused = llvm::any_of(Printer.Errors, [](const ClangError &E) {
-      return isPreludeError(E.Text);
-    });
-  if (SyntaxError)
-    *SyntaxError = Printer.SawSyntaxError;
-  unsigned Errors = Printer.getNumErrors();
-  if (!ASTs.empty() && ASTs.front()->getDiagnostics().hasErrorOccurred())
-    Errors = std::max(Errors, 1u);
-  auto CountAbove = [&] {
-    return Errors ? " (" + std::to_string(Errors) + " error" +
-                        (Errors == 1 ? "" : "s") + " above)"
-                  : std::string();
-  };
-  if (ASTs.size() != 1 || (Policy == ParseErrors::Fail && (RC != 0 || Errors)))
-    return llvm::createStringError(
-        "cannot parse '" + File.str() + "'" + CountAbove() +
-        "; a broken AST gives wrong names and ranges, so nothing is listed");
-  if (!Printer.Unattributable && Errors && Printer.Errors.empty())
-    Printer.Unattributable = "an error Clang did not report";
-  if (Printer.Unattributable)
-    return llvm::createStringError(
-        "cannot parse '" + File.str() + "'" + CountAbove() + ": '" +
-        *Printer.Unattributable +
-        "' stops Clang from checking the rest of the file, so nothing is "
-        "listed");
-  ParsedFile P;
-  P.AST = std::move(ASTs.front());
-  P.File = File.str();
-  P.Command = Command;
-  P.ParseArgs = Adjusted.CommandLine;
-  P.Errors = std::move(Printer.Errors);
-  return P;
-}
-
-llvm::Expected<ParsedFile>
-maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
-                   const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
-                   std::optional<llvm::StringRef> Contents, bool *SyntaxError,
-                   ParseErrors Policy) {
-  std::vector<std::string> Unknown;
-  tooling::CompileCommand Adjusted =
-      adjustedParseCommand(Command, File, Settings, &Unknown);
-  std::string PCH = precompiledPrelude(
-      preludeFamily(Adjusted.CommandLine, File, Adjusted.Directory),
-      Adjusted.Directory, llvm::sys::path::extension(File),
-      Settings.PreludeCacheDir);
-  if (!PCH.empty()) {
-    tooling::CompileCommand WithPCH = Adjusted;
-    WithPCH.CommandLine = withPrelude(Adjusted.CommandLine, PCH);
-    // Said only when Clang takes the prelude; one it refuses (built for
-    // headers that changed since) is removed and the file parsed without.
-    std::string Said;
-    llvm::raw_string_ostream Buffered(Said);
-    bool Refused = false;
-    auto P = parseAdjusted(Command, WithPCH, File, Buffered, Contents,
-                           SyntaxError, Policy, &Refused);
-    if (!Refused) {
-      DiagOS << Said;
-      if (P)
-        P->UnknownFlags = std::move(Unknown);
-      return P;
-    }
-    if (!P)
-      llvm::consumeError(P.takeError()); // The parse below says it again.
-    llvm::sys::fs::remove(PCH);
-  }
-  auto P = parseAdjusted(Command, Adjusted, File, DiagOS, Contents,
-                         SyntaxError, Policy);
-  if (P)
-    P->UnknownFlags = std::move(Unknown);
-  return P;
-}
-
-bool maxcode::needsDeviceParse(const ParsedFile &Host) {
-  if (!llvm::is_contained(Host.ParseArgs, "--cuda-host-only"))
-    return false;
-  const SourceManager &SM = Host.AST->getSourceManager();
-  llvm::StringRef Text = SM.getBufferData(SM.getMainFileID());
-  // What the host pass cannot see is what the preprocessor keeps from it:
-  // code under a test of the device pass's own macros.
-  return Text.contains("__CUDA_ARCH") || Text.contains("__NVPTX__");
-}
-
-llvm::Expected<ParsedFile> maxcode::parseDeviceSide(const ParsedFile &Host,
-                                                    llvm::raw_ostream &DiagOS,
-                                                    ParseErrors Policy) {
-  // The host's prelude is the host's: the device pass reads its own.
-  tooling::CompileCommand Adjusted(Host.Command.Directory, Host.File,
-                                   withoutPrelude(Host.ParseArgs),
-                                   Host.Command.Output);
-  for (std::string &A : Adjusted.CommandLine)
-    if (A == "--cuda-host-only")
-      A = "--cuda-device-only";
-  // The device pass is only read: no libdevice is linked, so none is needed.
-  auto Pos = llvm::find(Adjusted.CommandLine, "--cuda-device-only");
-  Adjusted.CommandLine.insert(Pos, "-nocudalib");
-  const SourceManager &SM = Host.AST->getSourceManager();
-  llvm::StringRef Text = SM.getBufferData(SM.getMainFileID());
-  return parseAdjusted(Host.Command, Adjusted, Host.File, DiagOS, Text,
-                       nullptr, Policy);
 }
 
 namespace {
@@ -501,7 +325,8 @@ public:
             H && !P && Kernels.empty())
           HandleLaunches.push_back({H, Name.str(), E->getBeginLoc()});
         if (P)
-          addParamLaunch(P, Name.str() + " at " + placeOf(SM, E->getBeginLoc()));
+          addParamLaunch(P,
+                         Name.str() + " at " + placeOf(SM, E->getBeginLoc()));
         continue;
       }
       std::optional<unsigned> To =

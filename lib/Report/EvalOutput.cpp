@@ -46,12 +46,11 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
     OS << "cost: " << formatCost(R.BaselineCost, R.CostUnit) << " -> "
        << formatCost(R.VariantCost, R.CostUnit) << "\n";
     if (R.TimedOn == "held-out")
-      OS << llvm::formatv("timed on: held-out inputs (on the feedback "
-                          "inputs: {0:f3}x){1}\n",
-                          R.FeedbackRatio,
-                          R.ShownInputsOnly
-                              ? "; fast only on the inputs it was shown"
-                              : "");
+      OS << llvm::formatv(
+          "timed on: held-out inputs (on the feedback "
+          "inputs: {0:f3}x){1}\n",
+          R.FeedbackRatio,
+          R.ShownInputsOnly ? "; fast only on the inputs it was shown" : "");
     else if (R.TimedOn == "feedback")
       OS << "timed on: the inputs the search saw (no held-out input)\n";
     if (R.PeakMemoryBytes)

@@ -187,8 +187,8 @@ llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
     Empty.File = S.File;
     Empty.Original = S.Original;
     Empty.Result = S.Original;
-    if (llvm::Error E = exportFixes(Empty, Opts.ExportFixes,
-                                    "below --min-speedup"))
+    if (llvm::Error E =
+            exportFixes(Empty, Opts.ExportFixes, "below --min-speedup"))
       return makeInternal(std::move(E));
     W.Exported = true;
   } else if (!Opts.ExportFixes.empty()) {

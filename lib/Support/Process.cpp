@@ -16,8 +16,8 @@
 
 #include <atomic>
 #include <cerrno>
-#include <climits>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstring>
 #include <dirent.h>
@@ -166,8 +166,8 @@ void untrackChild(pid_t Pid) {
 /// getdents64, unlinkat. Folders a program made read-only are opened up
 /// first.
 void removeTreeNow(int ParentFd, const char *Name, unsigned Depth) {
-  int Fd = ::openat(ParentFd, Name,
-                    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  int Fd =
+      ::openat(ParentFd, Name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (Fd < 0) {
     ::unlinkat(ParentFd, Name, 0);
     return;
@@ -252,6 +252,8 @@ void armDeadline(long Micros) {
 }
 
 void onDeadline(int Signal) {
+  if (!InterruptSignal.load())
+    return; // Not ours: no interrupt came.
   if (BlockingWorkInFlight.load() > 0)
     endNow(Signal);
   else
@@ -499,8 +501,8 @@ llvm::Expected<int> privateCopyOf(const std::string &Path) {
     return E;
   }
   // Sealed: the copy stays what the test gave, for this run only.
-  ::fcntl(Fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE |
-                               F_SEAL_SEAL);
+  ::fcntl(Fd, F_ADD_SEALS,
+          F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
   ::lseek(Fd, 0, SEEK_SET);
   return Fd;
 }
@@ -759,6 +761,8 @@ void maxcode::installInterruptHandlers() {
   struct sigaction Alarm;
   memset(&Alarm, 0, sizeof(Alarm));
   Alarm.sa_handler = onDeadline;
+  // The unwinding the deadline waits for is not to see EINTR from it.
+  Alarm.sa_flags = SA_RESTART;
   sigemptyset(&Alarm.sa_mask);
   sigaction(SIGALRM, &Alarm, nullptr);
 }

@@ -84,9 +84,8 @@ bool joinFreshSessionKeyring() {
   if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, nullptr) >= 0)
     return true;
   int Err = errno;
-  bool Reachable =
-      syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0) >=
-      0;
+  bool Reachable = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID,
+                           KEY_SPEC_SESSION_KEYRING, 0) >= 0;
   errno = Err;
   return !Reachable;
 }

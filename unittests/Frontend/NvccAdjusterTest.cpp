@@ -299,8 +299,8 @@ TEST(NvccAdjusterTest, NewerFlags) {
   std::vector<std::string> Dropped;
   auto Out = translateNvccArguments(
       {"nvcc", "-compress-mode=size", "--compress-mode", "speed",
-       "--split-compile-extended=4", "-jtd", "10", "-dw", "-noeh",
-       "--optimize", "3", "--ftemplate-depth", "900", "-fdevice-syntax-only",
+       "--split-compile-extended=4", "-jtd", "10", "-dw", "-noeh", "--optimize",
+       "3", "--ftemplate-depth", "900", "-fdevice-syntax-only",
        "--device-stack-protector=true", "-c", "k.cu"},
       "/build", settings(), &Dropped);
   EXPECT_THAT(Out, Contains("-fno-exceptions"));
@@ -323,8 +323,8 @@ TEST(NvccAdjusterTest, UnknownOptionsAreDroppedAndNamed) {
   auto Out = adjustForParsing({"g++", "-O2", "-fno-gnu-unique", "--future",
                                "12", "-fipa-pta", "-c", "a.cpp"},
                               "/src/a.cpp", "/build", settings(), &Unknown);
-  EXPECT_THAT(Unknown, ElementsAre("-fno-gnu-unique", "--future 12",
-                                   "-fipa-pta"));
+  EXPECT_THAT(Unknown,
+              ElementsAre("-fno-gnu-unique", "--future 12", "-fipa-pta"));
   EXPECT_THAT(Out, Not(Contains("-fno-gnu-unique")));
   EXPECT_THAT(Out, Not(Contains("12")));
   EXPECT_THAT(Out, Contains("-O2"));

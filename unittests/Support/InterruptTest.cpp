@@ -56,9 +56,9 @@ std::pair<int, double> interruptChild(llvm::StringRef Root, int Signal,
   int Status = 0;
   while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR)
     ;
-  double Took = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                              Sent)
-                    .count();
+  double Took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Sent)
+          .count();
   return {Status, Took};
 }
 

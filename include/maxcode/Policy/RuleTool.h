@@ -36,7 +36,8 @@ namespace maxcode {
 /// variant tied to an instruction set crashes on the user's other
 /// machines); "native": this machine's; a list: those of it this machine
 /// has (the variants run here).
-std::vector<std::string> allowedPragmaFeatures(llvm::ArrayRef<std::string> AllowIsa);
+std::vector<std::string>
+allowedPragmaFeatures(llvm::ArrayRef<std::string> AllowIsa);
 
 /// True when the evaluator builds variants of \p File, whose command is
 /// \p Command, with GCC: the command's own compiler, or g++ for the flags

@@ -21,11 +21,11 @@ namespace maxcode {
 /// \p VariantName is how the variant's file is named in diagnostics.
 /// \p Integrity is integrityOf() the sandbox the runs had.
 void printEvaluationText(const EvalResult &R, const Target &T,
-                         llvm::StringRef VariantName,
-                         llvm::StringRef Integrity, llvm::raw_ostream &OS);
+                         llvm::StringRef VariantName, llvm::StringRef Integrity,
+                         llvm::raw_ostream &OS);
 void printEvaluationJSON(const EvalResult &R, const Target &T,
-                         llvm::StringRef VariantName,
-                         llvm::StringRef Integrity, llvm::raw_ostream &OS);
+                         llvm::StringRef VariantName, llvm::StringRef Integrity,
+                         llvm::raw_ostream &OS);
 
 /// The line that says a result was obtained with weaker integrity, or
 /// nothing for \p Integrity "full".

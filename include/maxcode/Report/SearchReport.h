@@ -71,8 +71,8 @@ struct ReportVerification {
 
 struct SearchReport {
   std::string File;
-  std::string Measure; ///< "time", "instructions", "cuda-kernel".
-  std::string Sandbox; ///< The sandbox builds and runs had: "bwrap", "none".
+  std::string Measure;   ///< "time", "instructions", "cuda-kernel".
+  std::string Sandbox;   ///< The sandbox builds and runs had: "bwrap", "none".
   std::string Integrity; ///< integrityOf() that sandbox.
   std::string Policy, Critic, RTG, Strategy;
   unsigned Budget = 0;

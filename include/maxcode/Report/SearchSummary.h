@@ -32,10 +32,10 @@ namespace maxcode {
 struct SearchSummary {
   std::string Target;
   std::string File;
-  std::string Policy;   ///< "rules", "llm".
-  std::string Strategy; ///< strategyName().
-  std::string Measure;  ///< measureModeName(): the speedup's unit.
-  std::string Sandbox;  ///< The sandbox builds and runs had.
+  std::string Policy;    ///< "rules", "llm".
+  std::string Strategy;  ///< strategyName().
+  std::string Measure;   ///< measureModeName(): the speedup's unit.
+  std::string Sandbox;   ///< The sandbox builds and runs had.
   std::string Integrity; ///< integrityOf() that sandbox.
   std::string StopReason;
   unsigned Evaluations = 0;

@@ -95,7 +95,7 @@ struct RunOptions {
   std::string ProgressFile;
 
   // The end of a run (docs/Output.md).
-  bool Apply = false;      ///< Rewrite the file in place.
+  bool Apply = false; ///< Rewrite the file in place.
   /// A verified win below this is reported, never applied or exported.
   double MinSpeedup = DefaultMinSpeedup;
   /// --allow-isa: the instruction sets a variant may tie the binary to

@@ -34,7 +34,7 @@ struct FinishedSearch {
   std::string File;
   std::string Original; ///< The file's bytes as read at the start.
   EditScope Scope;
-  std::string Sandbox; ///< The sandbox builds and runs had.
+  std::string Sandbox;   ///< The sandbox builds and runs had.
   std::string Integrity; ///< integrityOf() that sandbox.
   std::string StorePath;
   int64_t Run = -1;

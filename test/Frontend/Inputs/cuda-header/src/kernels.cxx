@@ -1,0 +1,2 @@
+#include "host.hxx"
+int main() { return twice(0); }
