@@ -149,10 +149,14 @@ static bool holdsCudaCode(llvm::StringRef File) {
   if (!Buf)
     return false;
   llvm::StringRef Text = (*Buf)->getBuffer();
-  return llvm::any_of(
-      std::initializer_list<llvm::StringRef>{"__global__", "__device__",
-                                             "__shared__", "<<<"},
-      [&](llvm::StringRef W) { return Text.contains(W); });
+  // CUDA's qualifiers and launches, its built-in variables, and its
+  // runtime's types and headers.
+  static constexpr llvm::StringLiteral Words[] = {
+      "__global__",   "__device__",   "__shared__", "__host__",
+      "<<<",          "threadIdx",    "blockIdx",   "cudaError_t",
+      "cudaStream_t", "cuda_runtime", "<cuda.h>"};
+  return llvm::any_of(Words,
+                      [&](llvm::StringRef W) { return Text.contains(W); });
 }
 
 /// The CUDA command of \p DB whose file shares the longest folder path with
