@@ -45,14 +45,6 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
                         R.Repetitions == 1 ? "run" : "pairs");
     OS << "cost: " << formatCost(R.BaselineCost, R.CostUnit) << " -> "
        << formatCost(R.VariantCost, R.CostUnit) << "\n";
-    if (R.TimedOn == "held-out")
-      OS << llvm::formatv(
-          "timed on: held-out inputs (on the feedback "
-          "inputs: {0:f3}x){1}\n",
-          R.FeedbackRatio,
-          R.ShownInputsOnly ? "; fast only on the inputs it was shown" : "");
-    else if (R.TimedOn == "feedback")
-      OS << "timed on: the inputs the search saw (no held-out input)\n";
     if (R.PeakMemoryBytes)
       OS << llvm::formatv("resources: user {0:f3} s, system {1:f3} s, peak "
                           "memory {2} KiB\n",
@@ -96,6 +88,14 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
                           R.HotLines[I].Share * 100);
     OS << "\n";
   }
+  if (R.TimedOn == "held-out")
+    OS << llvm::formatv(
+        "timed on: held-out inputs (on the feedback "
+        "inputs: {0:f3}x){1}\n",
+        R.FeedbackRatio,
+        R.ShownInputsOnly ? "; fast only on the inputs it was shown" : "");
+  else if (R.TimedOn == "feedback")
+    OS << "timed on: the inputs the search saw (a note says why)\n";
   for (const std::string &N : R.Notes)
     OS << "note: " << N << "\n";
   printIntegrityLine(Integrity, OS);

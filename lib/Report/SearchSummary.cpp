@@ -112,7 +112,8 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
                         "the feedback inputs: {0:f3}x)\n",
                         S.Verification->FeedbackRatio);
   else if (S.Verification && S.Verification->TimedOn == "feedback")
-    OS << "timed on the inputs the search saw: no input was held out\n";
+    OS << "timed on the inputs the search saw: no held-out input could "
+          "judge it (see the report's notes)\n";
   printIntegrityLine(S.Integrity, OS);
   if (S.BelowMinSpeedup)
     OS << llvm::formatv("not applied or exported: {0:f3}x is below "
