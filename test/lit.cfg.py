@@ -22,6 +22,10 @@ config.test_exec_root = os.path.join(config.maxcode_obj_root, "test")
 llvm_config.with_system_environment(["HOME", "TMPDIR", "USER"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("CLANG_NO_DEFAULT_CONFIG", "1")
+# The precompiled CUDA preludes of this build's tests, in the build folder
+# (docs/CUDA.md): not the user's cache, which a clone per CI run would fill.
+config.environment["MAXCODE_PCH_DIR"] = os.path.join(
+    config.maxcode_obj_root, "test", "pch-cache")
 llvm_config.use_default_substitutions()
 
 config.substitutions.append(

@@ -136,6 +136,36 @@ bool buildPrelude(llvm::ArrayRef<std::string> Family, llvm::StringRef Directory,
   llvm::sys::fs::remove(Temp);
   return false;
 }
+/// The most preludes the cache keeps (about 10 MB each): a new one makes the
+/// least recently built ones beyond it go.
+constexpr size_t MaxPreludes = 32;
+
+/// Removes the oldest preludes of \p CacheDir (and their empty files) so
+/// that one more fits under MaxPreludes.
+void evictOldPreludes(llvm::StringRef CacheDir) {
+  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> PCHs;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(CacheDir, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    if (llvm::sys::path::extension(It->path()) != ".pch")
+      continue;
+    llvm::sys::fs::file_status St;
+    if (!llvm::sys::fs::status(It->path(), St))
+      PCHs.push_back({St.getLastModificationTime(), It->path()});
+  }
+  if (PCHs.size() < MaxPreludes)
+    return;
+  llvm::sort(PCHs);
+  PCHs.resize(PCHs.size() + 1 - MaxPreludes);
+  // Each prelude and the empty file it was built from (KEY.pch.EXT).
+  // Another process reading one keeps its open copy.
+  for (llvm::sys::fs::directory_iterator It(CacheDir, EC), End;
+       It != End && !EC; It.increment(EC))
+    for (const auto &P : PCHs)
+      if (It->path() == P.second ||
+          llvm::StringRef(It->path()).starts_with(P.second + "."))
+        llvm::sys::fs::remove(It->path());
+}
 } // namespace
 
 std::string maxcode::precompiledPrelude(llvm::ArrayRef<std::string> Family,
@@ -176,6 +206,7 @@ std::string maxcode::precompiledPrelude(llvm::ArrayRef<std::string> Family,
     return std::string(Path);
   if (llvm::sys::fs::create_directories(CacheDir))
     return "";
+  evictOldPreludes(CacheDir);
   std::string PathString(Path);
   return buildPrelude(Family, Directory, Extension, PathString) ? PathString
                                                                 : "";
