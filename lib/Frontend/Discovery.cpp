@@ -45,10 +45,10 @@ static void addDeviceOnlyTargets(ParsedFile &Device,
 }
 
 /// The device-side pass of \p Host (the parse of \p Source): its targets
-/// added, its diagnostics printed to \p Diags only when they block one of
-/// them (what the device pass says of code the host pass lists is that
-/// pass's business). A device pass that fails leaves the host's targets, and
-/// says why.
+/// added. Its diagnostics are not printed: what it says of code the host
+/// pass lists is the host pass's business (a host launch reads as an error
+/// there), and an error that blocks a device-only target is that target's
+/// reason. A device pass that fails leaves the host's targets, and says why.
 static void addDeviceSide(const ParsedFile &Host, llvm::StringRef Source,
                           std::vector<Target> &Targets,
                           std::vector<BlockedTarget> &Blocked,
@@ -63,10 +63,7 @@ static void addDeviceSide(const ParsedFile &Host, llvm::StringRef Source,
         << llvm::toString(Device.takeError()) << "\n";
     return;
   }
-  size_t Before = Blocked.size();
   addDeviceOnlyTargets(*Device, Targets, Blocked);
-  if (Blocked.size() > Before)
-    Diags << Text;
 }
 
 llvm::Expected<std::vector<Target>>
