@@ -15,17 +15,38 @@ using namespace maxcode;
 
 /// Adds to \p Targets and \p Blocked the kernels and device functions that
 /// only \p Device, the device-side parse, sees (code under
-/// `#if __CUDA_ARCH__`), each judged by the errors of that pass.
+/// `#if __CUDA_ARCH__`), each judged by the errors of that pass. GPU code the
+/// host pass lists and the device pass does not see (the other branch of
+/// such a test) is compiled for no GPU this command builds for: rewriting it
+/// changes nothing that runs, so it is blocked, with the reason.
 static void addDeviceOnlyTargets(ParsedFile &Device,
                                  std::vector<Target> &Targets,
                                  std::vector<BlockedTarget> &Blocked) {
-  llvm::DenseSet<unsigned> HostSeen;
+  std::vector<BlockedTarget> DeviceBlocked;
+  std::vector<Target> DeviceTargets = discoverTargets(Device, &DeviceBlocked);
+  llvm::DenseSet<unsigned> HostSeen, DeviceSeen;
   for (const Target &T : Targets)
     HostSeen.insert(T.BeginOffset);
   for (const BlockedTarget &B : Blocked)
     HostSeen.insert(B.T.BeginOffset);
-  std::vector<BlockedTarget> DeviceBlocked;
-  std::vector<Target> DeviceTargets = discoverTargets(Device, &DeviceBlocked);
+  for (const Target &T : DeviceTargets)
+    DeviceSeen.insert(T.BeginOffset);
+  for (const BlockedTarget &B : DeviceBlocked)
+    DeviceSeen.insert(B.T.BeginOffset);
+
+  std::vector<Target> Kept;
+  for (Target &T : Targets) {
+    if (T.HostCode || DeviceSeen.count(T.BeginOffset)) {
+      Kept.push_back(std::move(T));
+      continue;
+    }
+    Blocked.push_back({std::move(T),
+                       "the device pass (the code the GPU runs) does not "
+                       "compile it: it is in a branch of a __CUDA_ARCH__ "
+                       "test that the command's architecture skips"});
+  }
+  Targets = std::move(Kept);
+
   auto DeviceOnly = [&](Target &T) {
     if (T.Kind == TargetKind::CpuFunction || HostSeen.count(T.BeginOffset))
       return false;
@@ -44,26 +65,43 @@ static void addDeviceOnlyTargets(ParsedFile &Device,
                    });
 }
 
-/// The device-side pass of \p Host (the parse of \p Source): its targets
-/// added. Its diagnostics are not printed: what it says of code the host
-/// pass lists is the host pass's business (a host launch reads as an error
-/// there), and an error that blocks a device-only target is that target's
-/// reason. A device pass that fails leaves the host's targets, and says why.
-static void addDeviceSide(const ParsedFile &Host, llvm::StringRef Source,
-                          std::vector<Target> &Targets,
-                          std::vector<BlockedTarget> &Blocked,
-                          llvm::raw_ostream &Diags) {
+const Target *FileTargets::find(llvm::StringRef Name) const {
+  for (const Target &T : Targets)
+    if (T.Name == Name)
+      return &T;
+  return nullptr;
+}
+
+llvm::Expected<FileTargets> maxcode::parseTargets(
+    const clang::tooling::CompileCommand &Command, llvm::StringRef File,
+    const ParseSettings &Settings, llvm::raw_ostream &Diags,
+    std::optional<llvm::StringRef> Contents, ParseErrors Errors) {
+  auto Host =
+      parseFile(Command, File, Settings, Diags, Contents, nullptr, Errors);
+  if (!Host)
+    return Host.takeError();
+  FileTargets F;
+  F.Host = std::move(*Host);
+  F.Targets = discoverTargets(F.Host, &F.Blocked);
+  if (!needsDeviceParse(F.Host))
+    return F;
+  // The device pass's diagnostics are not printed: what it says of code the
+  // host pass lists is the host pass's business (a host launch reads as an
+  // error there), and an error that blocks a device-only target is that
+  // target's reason.
   std::string Text;
   llvm::raw_string_ostream DeviceDiags(Text);
-  auto Device = parseDeviceSide(Host, DeviceDiags);
+  auto Device = parseDeviceSide(F.Host, DeviceDiags);
   if (!Device) {
     llvm::WithColor::warning(Diags, "clang-maxcode")
-        << "the device-side parse of '" << Source
+        << "the device-side parse of '" << File
         << "' failed, so only what the host pass sees is listed: "
         << llvm::toString(Device.takeError()) << "\n";
-    return;
+    return F;
   }
-  addDeviceOnlyTargets(*Device, Targets, Blocked);
+  F.Device = std::move(*Device);
+  addDeviceOnlyTargets(*F.Device, F.Targets, F.Blocked);
+  return F;
 }
 
 llvm::Expected<std::vector<Target>>
@@ -79,12 +117,10 @@ maxcode::discoverAndRank(const LoadedDatabase &DB,
                                      "' does not exist");
     ResolvedCommand RC = resolveCompileCommand(DB, File);
     warnIfFallback(RC, Source, DB, Diags);
-    auto Parsed =
-        parseFile(RC.Command, File, Opts.Settings, Diags, std::nullopt, nullptr,
-                  ParseErrors::BlockTheirTargets);
+    auto Parsed = parseTargets(RC.Command, File, Opts.Settings, Diags);
     if (!Parsed)
       return Parsed.takeError();
-    for (const std::string &Flag : Parsed->UnknownFlags) {
+    for (const std::string &Flag : Parsed->Host.UnknownFlags) {
       llvm::WithColor::warning(Diags, "clang-maxcode")
           << "'" << Flag << "' (in the command of '" << Source
           << "') is unknown to Clang: left out of the parse; the build "
@@ -92,16 +128,13 @@ maxcode::discoverAndRank(const LoadedDatabase &DB,
       if (Report)
         Report->UnknownFlags.push_back({File, Flag});
     }
-    std::vector<BlockedTarget> Blocked;
-    std::vector<Target> Targets = discoverTargets(*Parsed, &Blocked);
-    if (needsDeviceParse(*Parsed))
-      addDeviceSide(*Parsed, Source, Targets, Blocked, Diags);
     if (Report) {
-      Report->ParseErrors += Parsed->Errors.size();
-      std::move(Blocked.begin(), Blocked.end(),
+      Report->ParseErrors += Parsed->Host.Errors.size();
+      std::move(Parsed->Blocked.begin(), Parsed->Blocked.end(),
                 std::back_inserter(Report->Blocked));
     }
-    std::move(Targets.begin(), Targets.end(), std::back_inserter(All));
+    std::move(Parsed->Targets.begin(), Parsed->Targets.end(),
+              std::back_inserter(All));
   }
   if (!Opts.ProfileCommand.empty()) {
     auto Profile = runUnderCallgrind(Opts.ProfileCommand, Opts.ProfileDirectory,

@@ -169,25 +169,19 @@ bool maxcode::needsDeviceParse(const ParsedFile &Host) {
   if (!llvm::is_contained(Host.ParseArgs, "--cuda-host-only"))
     return false;
   const SourceManager &SM = Host.AST->getSourceManager();
-  llvm::StringRef Text = SM.getBufferData(SM.getMainFileID());
-  // What the host pass cannot see is what the preprocessor keeps from it:
-  // code under a test of the device pass's own macros.
-  return Text.contains("__CUDA_ARCH") || Text.contains("__NVPTX__");
+  return testsDevicePassMacros(SM.getBufferData(SM.getMainFileID()));
 }
 
 llvm::Expected<ParsedFile> maxcode::parseDeviceSide(const ParsedFile &Host,
                                                     llvm::raw_ostream &DiagOS,
                                                     ParseErrors Policy) {
   // The host's prelude is the host's: the device pass reads its own.
+  auto Args = deviceSideArgs(withoutPrelude(Host.ParseArgs));
+  if (!Args)
+    return llvm::createStringError("'" + Host.File +
+                                   "' was not parsed as CUDA for the host");
   tooling::CompileCommand Adjusted(Host.Command.Directory, Host.File,
-                                   withoutPrelude(Host.ParseArgs),
-                                   Host.Command.Output);
-  for (std::string &A : Adjusted.CommandLine)
-    if (A == "--cuda-host-only")
-      A = "--cuda-device-only";
-  // The device pass is only read: no libdevice is linked, so none is needed.
-  auto Pos = llvm::find(Adjusted.CommandLine, "--cuda-device-only");
-  Adjusted.CommandLine.insert(Pos, "-nocudalib");
+                                   std::move(*Args), Host.Command.Output);
   const SourceManager &SM = Host.AST->getSourceManager();
   llvm::StringRef Text = SM.getBufferData(SM.getMainFileID());
   return parseAdjusted(Host.Command, Adjusted, Host.File, DiagOS, Text, nullptr,

@@ -6,6 +6,7 @@
 
 #include "maxcode/Frontend/ParseSupport.h"
 #include "clang/Basic/DiagnosticIDs.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -18,6 +19,23 @@ tooling::CompileCommand maxcode::adjustedParseCommand(
   Adjusted.CommandLine = adjustForParsing(Command.CommandLine, File,
                                           Command.Directory, Settings, Unknown);
   return Adjusted;
+}
+
+bool maxcode::testsDevicePassMacros(llvm::StringRef Text) {
+  // What the host pass cannot see is what the preprocessor keeps from it:
+  // code under a test of the device pass's own macros.
+  return Text.contains("__CUDA_ARCH") || Text.contains("__NVPTX__");
+}
+
+std::optional<std::vector<std::string>>
+maxcode::deviceSideArgs(llvm::ArrayRef<std::string> HostArgs) {
+  auto Pos = llvm::find(HostArgs, "--cuda-host-only");
+  if (Pos == HostArgs.end())
+    return std::nullopt;
+  std::vector<std::string> Args(HostArgs.begin(), Pos);
+  Args.insert(Args.end(), {"-nocudalib", "--cuda-device-only"});
+  Args.insert(Args.end(), std::next(Pos), HostArgs.end());
+  return Args;
 }
 
 bool maxcode::isSyntaxDiagnostic(const Diagnostic &Info) {

@@ -661,6 +661,8 @@ Target makeTarget(const FunctionDecl *FD, unsigned BeginOff, unsigned EndOff,
     T.Kind = TargetKind::CudaKernel;
   else if (hasExplicitAttr(FD, attr::CUDADevice))
     T.Kind = TargetKind::CudaDeviceFunction;
+  T.HostCode =
+      T.Kind == TargetKind::CpuFunction || hasExplicitAttr(FD, attr::CUDAHost);
   T.File = Parsed.File;
   T.Line = SM.getLineNumber(SM.getMainFileID(), BeginOff);
   T.EndLine = SM.getExpansionLineNumber(SM.getExpansionLoc(FD->getEndLoc()));

@@ -26,6 +26,7 @@
 #include "maxcode/LSP/Server.h"
 #include "JSONUtil.h"
 #include "maxcode/Frontend/CompilationDatabase.h"
+#include "maxcode/Frontend/Discovery.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/LSP/Logger.h"
 #include "maxcode/LSP/OptimizeRunner.h"
@@ -830,10 +831,10 @@ const Document *Server::Impl::updateTargets(const std::string &URI) {
                   RC.Fallback);
     std::string Diags;
     llvm::raw_string_ostream DiagOS(Diags);
-    auto Parsed =
-        parseFile(RC.Command, Path, Opts.Parse, DiagOS, llvm::StringRef(Text));
+    auto Parsed = parseTargets(RC.Command, Path, Opts.Parse, DiagOS,
+                               llvm::StringRef(Text), ParseErrors::Fail);
     if (Parsed) {
-      Targets = discoverTargets(*Parsed);
+      Targets = std::move(Parsed->Targets);
     } else {
       Error = llvm::toString(Parsed.takeError());
       Log.info("no targets in " + Path + ": " + Error);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Policy/LLMPolicy.h"
+#include "maxcode/Frontend/Discovery.h"
 #include "maxcode/LLM/ReplyParsing.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
@@ -211,15 +212,13 @@ LLMProposer::promptValues(const Observation &Obs,
   std::string Diags;
   llvm::raw_string_ostream DOS(Diags);
   auto Parsed =
-      parseFile(Command, File, Settings, DOS, llvm::StringRef(Obs.CurrentText));
+      parseTargets(Command, File, Settings, DOS,
+                   llvm::StringRef(Obs.CurrentText), ParseErrors::Fail);
   if (Parsed) {
-    for (Target &T : discoverTargets(*Parsed))
-      if (T.Name == OT.Name) {
-        Current = std::move(T);
-        break;
-      }
+    if (const Target *T = Parsed->find(OT.Name))
+      Current = *T;
     if (Current) {
-      std::string D = declarationsUsedBy(*Parsed, *Current);
+      std::string D = declarationsUsedBy(Parsed->parseOf(*Current), *Current);
       if (!D.empty())
         Declarations = std::move(D);
     }

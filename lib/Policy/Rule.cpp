@@ -6,6 +6,7 @@
 
 #include "maxcode/Policy/Rule.h"
 #include "Rules.h"
+#include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
 #include "maxcode/Support/Process.h"
@@ -327,22 +328,6 @@ private:
   bool Pending = false;
 };
 
-/// The one command the parse of a variant runs.
-class OneCommandDatabase : public tooling::CompilationDatabase {
-public:
-  explicit OneCommandDatabase(tooling::CompileCommand C)
-      : Command(std::move(C)) {}
-  std::vector<tooling::CompileCommand>
-  getCompileCommands(llvm::StringRef) const override {
-    return {Command};
-  }
-  std::vector<std::string> getAllFiles() const override {
-    return {Command.Filename};
-  }
-
-private:
-  tooling::CompileCommand Command;
-};
 } // namespace
 
 llvm::Expected<std::vector<unsigned>>
@@ -351,7 +336,7 @@ RuleContext::findErrorsIn(llvm::StringRef NewText) const {
   C.Directory = Parsed.Command.Directory;
   C.Filename = Parsed.File;
   C.CommandLine = Parsed.ParseArgs;
-  OneCommandDatabase DB(C);
+  SingleCommandDatabase DB(C);
   tooling::ClangTool Tool(DB, {Parsed.File});
   Tool.mapVirtualFile(Parsed.File, NewText);
   Tool.setPrintErrorMessage(false);

@@ -8,6 +8,7 @@
 #include "maxcode/Eval/EvalCache.h"
 #include "maxcode/Eval/Evaluator.h"
 #include "maxcode/Frontend/CompilationDatabase.h"
+#include "maxcode/Frontend/Discovery.h"
 #include "maxcode/Policy/RulesCritic.h"
 #include "maxcode/Policy/RulesProposer.h"
 #include "maxcode/Support/Diff.h"
@@ -64,23 +65,23 @@ maxcode::listVariants(const ListVariantsOptions &Opts,
   L.File = makeAbsolutePath(Opts.Sources.front());
   ResolvedCommand RC = resolveCompileCommand(*DB, L.File);
   warnIfFallback(RC, Opts.Sources.front(), *DB, Diag);
-  auto Parsed = parseFile(RC.Command, L.File, Opts.Parse, Diag, std::nullopt,
-                          nullptr, ParseErrors::BlockTheirTargets);
+  auto Parsed = parseTargets(RC.Command, L.File, Opts.Parse, Diag);
   if (!Parsed)
     return Parsed.takeError();
-  std::vector<BlockedTarget> Blocked;
-  std::vector<Target> Targets = discoverTargets(*Parsed, &Blocked);
+  std::vector<Target> Targets = Parsed->Targets;
   rankTargets(Targets);
-  auto Chosen = selectTargets(Targets, Opts.TargetNames, Blocked);
+  auto Chosen = selectTargets(Targets, Opts.TargetNames, Parsed->Blocked);
   if (!Chosen)
     return Chosen.takeError();
   L.T = Chosen->front();
 
+  // A target only the device pass sees is read and edited through it.
+  ParsedFile &Seen = Parsed->parseOf(L.T);
   RuleRequest R;
-  R.Parsed = &*Parsed;
+  R.Parsed = &Seen;
   R.T = &L.T;
   R.Selection = std::move(*Selection);
-  bool Cuda = Parsed->AST->getLangOpts().CUDA;
+  bool Cuda = Seen.AST->getLangOpts().CUDA;
   R.Options.Scope =
       Opts.Scope ? *Opts.Scope : (Cuda ? EditScope::Target : EditScope::File);
   R.Options.CompilerIsGCC = buildsWithGcc(RC.Command, L.File);
@@ -98,7 +99,7 @@ maxcode::listVariants(const ListVariantsOptions &Opts,
     else if (R.Options.Scope == EditScope::File)
       L.Elsewhere.push_back(std::move(V));
   }
-  const clang::SourceManager &SM = Parsed->AST->getSourceManager();
+  const clang::SourceManager &SM = Seen.AST->getSourceManager();
   L.Code = SM.getBufferData(SM.getMainFileID()).str();
   return L;
 }

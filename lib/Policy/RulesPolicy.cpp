@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Policy/RulesPolicy.h"
+#include "maxcode/Frontend/Discovery.h"
 #include "maxcode/Policy/RulesProposer.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,19 +17,12 @@ RulesProposer::propose(const Observation &Obs, unsigned K) {
   std::string Diags;
   llvm::raw_string_ostream DOS(Diags);
   // Errors elsewhere in the file block only their own targets.
-  auto Parsed =
-      parseFile(Command, File, Settings, DOS, llvm::StringRef(Obs.CurrentText),
-                nullptr, ParseErrors::BlockTheirTargets);
+  auto Parsed = parseTargets(Command, File, Settings, DOS,
+                             llvm::StringRef(Obs.CurrentText));
   if (!Parsed)
     return llvm::createStringError("the rules cannot read this node: " +
                                    llvm::toString(Parsed.takeError()));
-  std::vector<Target> Targets = discoverTargets(*Parsed);
-  const Target *T = nullptr;
-  for (const Target &C : Targets)
-    if (C.Name == Obs.OriginalTarget.Name) {
-      T = &C;
-      break;
-    }
+  const Target *T = Parsed->find(Obs.OriginalTarget.Name);
   if (!T)
     return llvm::createStringError("target '" + Obs.OriginalTarget.Name +
                                    "' is not in this node's text");
@@ -36,7 +30,7 @@ RulesProposer::propose(const Observation &Obs, unsigned K) {
   for (const std::string &H : Obs.SeenTextHashes)
     Seen.insert(H);
   RuleRequest R;
-  R.Parsed = &*Parsed;
+  R.Parsed = &Parsed->parseOf(*T);
   R.T = T;
   R.OriginalText = Obs.OriginalText;
   R.Selection = Selection;

@@ -511,9 +511,17 @@ bool sameToken(const ScreenToken &A, const ScreenToken &B) {
 
 llvm::Expected<FileScan>
 maxcode::scanFile(const tooling::CompileCommand &Command, llvm::StringRef File,
-                  const ParseSettings &Settings, llvm::StringRef Text) {
+                  const ParseSettings &Settings, llvm::StringRef Text,
+                  ScanPass Pass) {
   tooling::CompileCommand Adjusted =
       adjustedParseCommand(Command, File, Settings);
+  if (Pass == ScanPass::Device) {
+    auto Args = deviceSideArgs(Adjusted.CommandLine);
+    if (!Args)
+      return llvm::createStringError("'" + File.str() +
+                                     "' is not CUDA: it has no device pass");
+    Adjusted.CommandLine = std::move(*Args);
+  }
   // The text in place of the file, over the real file system, in the
   // command's directory; one invocation, which prints nothing of its own.
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
@@ -532,6 +540,9 @@ maxcode::scanFile(const tooling::CompileCommand &Command, llvm::StringRef File,
         tooling::getClangStripOutputAdjuster(),
         tooling::getClangStripDependencyFileAdjuster()})
     Args = A(Args, File);
+  // Without carets Clang prints no "N errors generated" line of its own (the
+  // device pass reads host launches as errors).
+  Args.push_back("-fno-caret-diagnostics");
   FileScan Scan;
   ScanDiagnostics Diags(Scan);
   tooling::ToolInvocation Invocation(
@@ -566,17 +577,25 @@ VariantScreen::create(const tooling::CompileCommand &Command,
   S->AllowedApis = std::move(AllowedApis);
   S->Original = std::move(*Scan);
   S->OriginalText = Original.str();
+  if (testsDevicePassMacros(Original) &&
+      deviceSideArgs(
+          adjustedParseCommand(Command, File, Settings).CommandLine)) {
+    auto Device = scanFile(Command, File, Settings, Original, ScanPass::Device);
+    if (!Device)
+      return Device.takeError();
+    S->OriginalDevice = std::move(*Device);
+  }
   return S;
 }
 
-bool VariantScreen::allowed(const ApiUse &U) const {
+bool VariantScreen::allowed(const FileScan &Orig, const ApiUse &U) const {
   if (U.Category == ApiCategory::FileSystem)
     return true;
   if (llvm::is_contained(AllowedApis, U.Name) ||
       llvm::is_contained(AllowedApis, apiCategoryKey(U.Category)))
     return true;
   // What the original already does stays allowed.
-  return llvm::any_of(Original.Uses, [&](const ApiUse &O) {
+  return llvm::any_of(Orig.Uses, [&](const ApiUse &O) {
     return O.Name == U.Name && O.Definition == U.Definition;
   });
 }
@@ -594,8 +613,9 @@ std::string VariantScreen::outsideScope(unsigned Line,
          Where.str() + " the target) was changed or removed: '" + Text + "'";
 }
 
-std::optional<std::string> VariantScreen::judgeScope(const FileScan &V) const {
-  const std::vector<ScreenToken> &O = Original.Tokens;
+std::optional<std::string> VariantScreen::judgeScope(const FileScan &Orig,
+                                                     const FileScan &V) const {
+  const std::vector<ScreenToken> &O = Orig.Tokens;
   const std::vector<ScreenToken> &VT = V.Tokens;
   auto FirstAt = [&](unsigned Offset) {
     size_t I = 0;
@@ -604,6 +624,21 @@ std::optional<std::string> VariantScreen::judgeScope(const FileScan &V) const {
     return I;
   };
   size_t Begin = FirstAt(T.BeginOffset), End = FirstAt(T.EndOffset);
+  if (Begin == End) {
+    // This pass does not compile the target (it is under a test of
+    // __CUDA_ARCH__ that this pass skips): nothing it compiles may change.
+    for (size_t I = 0; I < O.size(); ++I)
+      if (I >= VT.size() || !sameToken(VT[I], O[I])) {
+        size_t J = I;
+        while (J > 0 && !O[J].MainFile)
+          --J;
+        return outsideScope(O[J].Line,
+                            O[J].Offset < T.BeginOffset ? "before" : "after");
+      }
+    if (VT.size() != O.size())
+      return outsideScope(O.empty() ? 1 : O.back().Line, "after");
+    return std::nullopt;
+  }
   // The line of original token I, or of the main-file token before it (a
   // header's tokens are placed at the #include that brought them).
   auto LineOf = [&](size_t I) -> unsigned {
@@ -665,13 +700,14 @@ std::optional<std::string> VariantScreen::judgeScope(const FileScan &V) const {
   return std::nullopt;
 }
 
-std::optional<std::string> VariantScreen::judge(const FileScan &V) const {
+std::optional<std::string> VariantScreen::judge(const FileScan &Orig,
+                                                const FileScan &V) const {
   // A syntax error the original does not have (an original Clang cannot
   // parse, such as CUDA it does not know, is judged by its compiler alone).
-  if (V.SyntaxError && !Original.SyntaxError)
+  if (V.SyntaxError && !Orig.SyntaxError)
     return "does not parse: " + V.FirstError;
   for (const ApiUse &U : V.Uses) {
-    if (allowed(U))
+    if (allowed(Orig, U))
       continue;
     std::string Key = U.Name == "/proc" || U.Name == "envp" || U.Name == "asm"
                           ? apiCategoryKey(U.Category).str()
@@ -692,7 +728,7 @@ std::optional<std::string> VariantScreen::judge(const FileScan &V) const {
            Key + ")";
   }
   if (Scope == EditScope::Target)
-    return judgeScope(V);
+    return judgeScope(Orig, V);
   return std::nullopt;
 }
 
@@ -701,7 +737,18 @@ VariantScreen::screen(llvm::StringRef VariantText) const {
   auto Scan = scanFile(Command, File, Settings, VariantText);
   if (!Scan)
     return "does not parse: " + llvm::toString(Scan.takeError());
-  return judge(*Scan);
+  if (std::optional<std::string> Why = judge(Original, *Scan))
+    return Why;
+  if (!OriginalDevice)
+    return std::nullopt;
+  auto Device =
+      scanFile(Command, File, Settings, VariantText, ScanPass::Device);
+  if (!Device)
+    return "does not parse for the device: " +
+           llvm::toString(Device.takeError());
+  if (std::optional<std::string> Why = judge(*OriginalDevice, *Device))
+    return "in the device pass: " + *Why;
+  return std::nullopt;
 }
 
 llvm::Expected<std::vector<ApiUse>>

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Frontend/NvccAdjuster.h"
+#include "maxcode/Frontend/ParseSupport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -336,3 +337,16 @@ TEST(NvccAdjusterTest, UnknownOptionsAreDroppedAndNamed) {
 }
 
 } // namespace
+
+TEST(NvccAdjusterTest, DeviceSideArgsSwapThePass) {
+  EXPECT_EQ(
+      deviceSideArgs(
+          {"clang++", "-x", "cuda", "--cuda-host-only", "-std=c++17", "k.cu"}),
+      (std::vector<std::string>{"clang++", "-x", "cuda", "-nocudalib",
+                                "--cuda-device-only", "-std=c++17", "k.cu"}));
+  // Not a CUDA host-only parse: no device pass.
+  EXPECT_EQ(deviceSideArgs({"clang++", "-std=c++17", "k.cpp"}), std::nullopt);
+  EXPECT_TRUE(testsDevicePassMacros("#if __CUDA_ARCH__ >= 800\n#endif"));
+  EXPECT_TRUE(testsDevicePassMacros("#ifdef __NVPTX__\n#endif"));
+  EXPECT_FALSE(testsDevicePassMacros("__global__ void k() {}"));
+}

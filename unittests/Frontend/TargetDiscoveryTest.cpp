@@ -214,3 +214,29 @@ TEST(TargetDiscoveryTest, TargetNamesKeepTheirOwnCommas) {
 }
 
 } // namespace
+
+TEST(TargetDiscoveryTest, GpuOnlyCodeIsNotHostCode) {
+  ParsedFile P;
+  P.File = "input.cu";
+  P.AST = clang::tooling::buildASTFromCodeWithArgs(
+      R"cpp(#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __global__ __attribute__((global))
+__device__ int onDevice(int x) { return x + 1; }
+__host__ __device__ int both(int x) { return x * 2; }
+__global__ void kernel(int *p) { *p = onDevice(both(*p)); }
+int onHost(int x) { return both(x); }
+)cpp",
+      {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+       "--cuda-gpu-arch=sm_80", "-resource-dir=" MAXCODE_CLANG_RESOURCE_DIR},
+      P.File);
+  ASSERT_TRUE(P.AST);
+  std::vector<Target> Ts = discoverTargets(P);
+  std::map<std::string, bool> HostCode;
+  for (const Target &T : Ts)
+    HostCode[T.Name] = T.HostCode;
+  EXPECT_EQ(HostCode, (std::map<std::string, bool>{{"both", true},
+                                                   {"kernel", false},
+                                                   {"onDevice", false},
+                                                   {"onHost", true}}));
+}

@@ -43,6 +43,38 @@ struct DiscoveryReport {
   std::vector<UnknownFlag> UnknownFlags;
 };
 
+/// One file's targets and the parses that see them: the host parse (the only
+/// one of a C++ file) and, for a CUDA file whose text tests `__CUDA_ARCH__`,
+/// the device-side parse, for the kernels and device functions only it sees.
+/// Whatever reads or edits a target (the rules, the prompts, the editor) reads
+/// it through the parse that saw it.
+struct FileTargets {
+  ParsedFile Host;
+  std::optional<ParsedFile> Device;
+  std::vector<Target> Targets; ///< In source order.
+  std::vector<BlockedTarget> Blocked;
+
+  /// The parse that saw \p T.
+  ParsedFile &parseOf(const Target &T) {
+    return T.DevicePass && Device ? *Device : Host;
+  }
+  /// The target named \p Name (qualified), or null.
+  const Target *find(llvm::StringRef Name) const;
+};
+
+/// The one pipeline from a file's command to its targets: parses \p File
+/// (with \p Contents in place of its text when given) as \p Command builds
+/// it, lists its targets, and adds what only the device pass sees. \p Errors
+/// is the host parse's policy; the device pass always blocks only the
+/// targets its errors touch (it reads host code as errors), and one that
+/// fails leaves the host's targets, with a warning to \p Diags.
+llvm::Expected<FileTargets>
+parseTargets(const clang::tooling::CompileCommand &Command,
+             llvm::StringRef File, const ParseSettings &Settings,
+             llvm::raw_ostream &Diags,
+             std::optional<llvm::StringRef> Contents = std::nullopt,
+             ParseErrors Errors = ParseErrors::BlockTheirTargets);
+
 /// Targets of every source, ranked. Warnings (a source not in the database,
 /// each flag Clang does not know, once per file) and clang's diagnostics go
 /// to \p Diags. Errors block only the targets they

@@ -19,6 +19,7 @@
 #include "maxcode/Frontend/NvccAdjuster.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include <optional>
 
 namespace maxcode {
 
@@ -28,6 +29,17 @@ clang::tooling::CompileCommand
 adjustedParseCommand(const clang::tooling::CompileCommand &Command,
                      llvm::StringRef File, const ParseSettings &Settings,
                      std::vector<std::string> *Unknown = nullptr);
+
+/// True when \p Text, a CUDA file's, tests the macros that tell the host pass
+/// from the device pass (`__CUDA_ARCH__`, `__NVPTX__`): what the host-only
+/// parse reads is then not all the GPU runs.
+bool testsDevicePassMacros(llvm::StringRef Text);
+
+/// The device-side parse (`--cuda-device-only`, libdevice not needed: the
+/// pass is only read) of the host-only parse arguments \p HostArgs; none when
+/// they are not a CUDA host-only parse.
+std::optional<std::vector<std::string>>
+deviceSideArgs(llvm::ArrayRef<std::string> HostArgs);
 
 /// A one-entry database: the adjusted command for the one file parsed.
 class SingleCommandDatabase : public clang::tooling::CompilationDatabase {

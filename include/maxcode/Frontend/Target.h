@@ -68,6 +68,9 @@ struct Target {
   /// Seen only by the device-side parse (under `#if __CUDA_ARCH__`): its
   /// validity is that pass's.
   bool DevicePass = false;
+  /// Compiled for the host (a CPU function, or `__host__ __device__`); a
+  /// kernel's body and a `__device__` function run only on the GPU.
+  bool HostCode = true;
   /// Linker names of the definition and of its template instantiations, as a
   /// profiler reports them.
   std::vector<std::string> MangledNames;

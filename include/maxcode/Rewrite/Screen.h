@@ -20,6 +20,12 @@
 ///    included) is the original's, pragmas included, so no spelling of a
 ///    directive (`%:define`, a line splice, `_Pragma`) rewrites the harness.
 ///
+/// A CUDA file whose text tests `__CUDA_ARCH__` is screened in both passes,
+/// host and device, each with the same judgements: what one pass skips, the
+/// other compiles. In a pass that does not see the target at all (a device
+/// function under `#if __CUDA_ARCH__`, in the host pass), the whole stream
+/// must be the original's.
+///
 //===----------------------------------------------------------------------===//
 
 #ifndef MAXCODE_REWRITE_SCREEN_H
@@ -85,11 +91,16 @@ struct FileScan {
   std::vector<ScreenToken> Tokens;
 };
 
-/// Parses \p Text as \p File with the translation unit's command.
+/// Which compilation of a CUDA file a scan reads.
+enum class ScanPass { Host, Device };
+
+/// Parses \p Text as \p File with the translation unit's command (for CUDA,
+/// as the host pass or the device pass reads it).
 llvm::Expected<FileScan> scanFile(const clang::tooling::CompileCommand &Command,
                                   llvm::StringRef File,
                                   const ParseSettings &Settings,
-                                  llvm::StringRef Text);
+                                  llvm::StringRef Text,
+                                  ScanPass Pass = ScanPass::Host);
 
 class VariantScreen {
 public:
@@ -112,13 +123,18 @@ public:
   llvm::Expected<std::vector<ApiUse>>
   addedCalls(llvm::StringRef VariantText) const;
 
-  /// The same judgements on a scan made elsewhere (tests).
-  std::optional<std::string> judge(const FileScan &Variant) const;
+  /// The same judgements on a host-pass scan made elsewhere (tests).
+  std::optional<std::string> judge(const FileScan &Variant) const {
+    return judge(Original, Variant);
+  }
 
 private:
   VariantScreen() = default;
-  bool allowed(const ApiUse &U) const;
-  std::optional<std::string> judgeScope(const FileScan &Variant) const;
+  std::optional<std::string> judge(const FileScan &Orig,
+                                   const FileScan &Variant) const;
+  bool allowed(const FileScan &Orig, const ApiUse &U) const;
+  std::optional<std::string> judgeScope(const FileScan &Orig,
+                                        const FileScan &Variant) const;
   std::string outsideScope(unsigned Line, llvm::StringRef Where) const;
 
   clang::tooling::CompileCommand Command;
@@ -128,6 +144,8 @@ private:
   EditScope Scope = EditScope::Target;
   std::vector<std::string> AllowedApis;
   FileScan Original;
+  /// The device pass of a CUDA file that tests `__CUDA_ARCH__`.
+  std::optional<FileScan> OriginalDevice;
   std::string OriginalText;
 };
 
