@@ -6,7 +6,10 @@
 
 #include "maxcode/Frontend/CompilationDatabase.h"
 #include "maxcode/Frontend/NvccAdjuster.h"
+#include "clang/Basic/TokenKinds.h"
+#include "clang/Lex/DependencyDirectivesScanner.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -142,28 +145,118 @@ static bool isCudaCommand(const CompileCommand &C) {
   return llvm::is_contained(C.CommandLine, "-xcuda");
 }
 
-/// True when the text of \p File holds CUDA code: what only nvcc's (or
-/// Clang's CUDA) front end accepts.
-static bool holdsCudaCode(llvm::StringRef File) {
-  auto Buf = llvm::MemoryBuffer::getFile(File);
-  if (!Buf)
-    return false;
-  llvm::StringRef Text = (*Buf)->getBuffer();
+/// The folders \p C searches for included files (`-I`, `-iquote`,
+/// `-isystem`, `-idirafter`, nvcc's `--include-path`), absolute.
+static std::vector<std::string> includeFolders(const CompileCommand &C) {
+  std::vector<std::string> Out;
+  auto Add = [&](llvm::StringRef Dir) {
+    llvm::SmallString<256> Abs(Dir);
+    if (!llvm::sys::path::is_absolute(Abs))
+      llvm::sys::path::make_absolute(C.Directory, Abs);
+    Out.push_back(std::string(Abs));
+  };
+  static constexpr llvm::StringLiteral Flags[] = {
+      "--include-path", "-iquote", "-isystem", "-idirafter", "-I"};
+  for (size_t I = 1; I < C.CommandLine.size(); ++I) {
+    llvm::StringRef A = C.CommandLine[I];
+    for (llvm::StringRef F : Flags) {
+      if (!A.consume_front(F))
+        continue;
+      A.consume_front("=");
+      if (!A.empty())
+        Add(A);
+      else if (I + 1 < C.CommandLine.size())
+        Add(C.CommandLine[++I]);
+      break;
+    }
+  }
+  return Out;
+}
+
+/// The files \p Text (the text of \p File) includes that exist: a quoted
+/// name from \p File's own folder first, any name from \p Folders. Read with
+/// Clang's dependency-directive scanner, as clang-scan-deps reads includes.
+static std::vector<std::string>
+includedFiles(llvm::StringRef File, llvm::StringRef Text,
+              llvm::ArrayRef<std::string> Folders) {
+  namespace scan = clang::dependency_directives_scan;
+  llvm::SmallVector<scan::Token, 64> Tokens;
+  llvm::SmallVector<scan::Directive, 32> Directives;
+  std::vector<std::string> Out;
+  if (clang::scanSourceForDependencyDirectives(Text, Tokens, Directives))
+    return Out;
+  for (const scan::Directive &D : Directives) {
+    if (D.Kind != scan::pp_include && D.Kind != scan::pp_include_next &&
+        D.Kind != scan::pp_import)
+      continue;
+    // `#`, `include`, then the header name, quotes or angles included (a
+    // macro naming the file is not followed).
+    if (D.Tokens.size() < 3 || !D.Tokens[2].is(clang::tok::header_name))
+      continue;
+    llvm::StringRef Spelled =
+        Text.substr(D.Tokens[2].Offset, D.Tokens[2].Length);
+    bool Quoted = Spelled.starts_with("\"");
+    llvm::StringRef Name = Spelled.drop_front().drop_back();
+    if (Name.empty())
+      continue;
+    auto Found = [&](llvm::StringRef Dir) {
+      llvm::SmallString<256> P(Dir);
+      llvm::sys::path::append(P, Name);
+      llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+      if (!llvm::sys::fs::is_regular_file(P))
+        return false;
+      Out.push_back(std::string(P));
+      return true;
+    };
+    if (Quoted && Found(llvm::sys::path::parent_path(File)))
+      continue;
+    llvm::any_of(Folders, Found);
+  }
+  return Out;
+}
+
+/// The file that holds CUDA code (what only nvcc's, or Clang's CUDA, front
+/// end accepts): \p File itself or one it includes, found in its own folder
+/// and \p Folders; none when neither does. A header that writes its kernels
+/// with a library's macros (`MGPU_DEVICE`, `HOST_DEVICE`) holds CUDA code as
+/// much as one that spells `__device__`.
+static std::optional<std::string>
+holdsCudaCode(llvm::StringRef File, llvm::ArrayRef<std::string> Folders) {
   // CUDA's qualifiers and launches, its built-in variables, and its
   // runtime's types and headers.
   static constexpr llvm::StringLiteral Words[] = {
       "__global__",   "__device__",   "__shared__", "__host__",
       "<<<",          "threadIdx",    "blockIdx",   "cudaError_t",
       "cudaStream_t", "cuda_runtime", "<cuda.h>"};
-  return llvm::any_of(Words,
-                      [&](llvm::StringRef W) { return Text.contains(W); });
+  // A bound on the files read: enough for a library's own headers.
+  constexpr size_t MaxFiles = 256;
+  std::vector<std::string> Queue = {File.str()};
+  llvm::StringSet<> Seen;
+  Seen.insert(File);
+  for (size_t I = 0; I < Queue.size() && I < MaxFiles; ++I) {
+    if (I > 0 && isCudaFile(Queue[I]))
+      return Queue[I];
+    auto Buf = llvm::MemoryBuffer::getFile(Queue[I]);
+    if (!Buf)
+      continue;
+    llvm::StringRef Text = (*Buf)->getBuffer();
+    if (llvm::any_of(Words,
+                     [&](llvm::StringRef W) { return Text.contains(W); }))
+      return Queue[I];
+    for (std::string &Inc : includedFiles(Queue[I], Text, Folders))
+      if (Seen.insert(Inc).second)
+        Queue.push_back(std::move(Inc));
+  }
+  return std::nullopt;
 }
 
 /// The CUDA command of \p DB whose file shares the longest folder path with
 /// \p File, made \p File's (the language forced to CUDA); none when the
-/// database has no CUDA command.
+/// database has no CUDA command. \p Holder is the file that holds CUDA code
+/// (\p File or one it includes).
 static std::optional<CompileCommand>
-nearestCudaCommand(const CompilationDatabase &DB, llvm::StringRef File) {
+nearestCudaCommand(const CompilationDatabase &DB, llvm::StringRef File,
+                   llvm::StringRef Holder) {
   std::optional<CompileCommand> Best;
   size_t BestShared = 0;
   for (CompileCommand &C : DB.getAllCompileCommands()) {
@@ -203,7 +296,10 @@ nearestCudaCommand(const CompilationDatabase &DB, llvm::StringRef File) {
   }
   T.CommandLine = std::move(Args);
   T.Heuristic =
-      "inferred from the CUDA file '" + From + "' (the file holds CUDA code)";
+      "inferred from the CUDA file '" + From + "' (" +
+      (Holder == File ? std::string("the file")
+                      : "'" + Holder.str() + "', which it includes,") +
+      " holds CUDA code)";
   return T;
 }
 
@@ -221,9 +317,10 @@ ResolvedCommand maxcode::resolveCompileCommand(const LoadedDatabase &DB,
     R.Command = Inferred.front();
     // A header of CUDA code inferred from a C++ neighbour would be read as
     // C++ (no CUDA types, no kernels): the nearest CUDA command is its own.
-    if (!isCudaCommand(R.Command) && holdsCudaCode(Abs))
-      if (std::optional<CompileCommand> C = nearestCudaCommand(*DB.Raw, Abs))
-        R.Command = std::move(*C);
+    if (!isCudaCommand(R.Command))
+      if (auto Holder = holdsCudaCode(Abs, includeFolders(R.Command)))
+        if (auto C = nearestCudaCommand(*DB.Raw, Abs, *Holder))
+          R.Command = std::move(*C);
     R.Fallback = R.Command.Heuristic.empty()
                      ? std::string("an inferred command")
                      : R.Command.Heuristic;
