@@ -68,6 +68,9 @@ if shutil.which("valgrind"):
     config.available_features.add("valgrind")
 if shutil.which("bwrap"):
     config.available_features.add("bwrap")
+# Builds and runs then happen as an unprivileged user of the sandbox's.
+if os.geteuid() == 0:
+    config.available_features.add("root")
 if os.path.exists(os.path.join(config.maxcode_cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")
 

@@ -806,11 +806,17 @@ Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag) {
   if (B.Result.BuildLog.size() > 64 * 1024)
     B.Result.BuildLog.resize(64 * 1024);
   B.Result.Diagnostics = parseCompilerOutput(B.Result.BuildLog, B.SourcePath);
-  if (!R->succeeded())
+  if (!R->succeeded()) {
+    std::string Why = R->TimedOut
+                          ? "the build " + R->describe()
+                          : firstError(B.Result.Diagnostics, B.Result.BuildLog);
+    // A folder the sandbox's user cannot read fails the build with a
+    // message that does not say so ("Can't chdir", "No such file").
+    if (std::string Advice = unreachableAdvice(Policy); !Advice.empty())
+      Why += "; " + Advice;
     return Fail(R->TimedOut ? EvalStatus::Timeout : EvalStatus::BuildError,
-                R->TimedOut
-                    ? "the build " + R->describe()
-                    : firstError(B.Result.Diagnostics, B.Result.BuildLog));
+                Why);
+  }
   if (Config.programMode()) {
     // What runs is read-only and, as root, no sandbox user's: no run can
     // change the binary or leave anything in the scratch folder for the

@@ -9,6 +9,7 @@
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -102,25 +103,71 @@ bool isSystemPath(llvm::StringRef P) {
          within(P, "/proc") || within(P, "/dev") || P == "/tmp" || P.empty();
 }
 
-/// Whether the sandbox's user \p Uid can read \p Path: bubblewrap, run as
-/// that user, cannot bind what it cannot reach (a 0700 folder of root's),
-/// and what it cannot read it would not see anyway.
-bool reachableBy(llvm::StringRef Path, int Uid) {
-  if (geteuid() != 0 || Uid < 0)
-    return ::access(Path.str().c_str(), R_OK) == 0;
+/// How the sandbox's user reaches a path: whether it may read the path
+/// itself (a folder: read and enter it), and the topmost folder above it
+/// that the user cannot enter, if any.
+struct Reach {
+  bool Readable = false;
+  std::string Cover;
+};
+
+/// How \p Uid reaches \p Path. bubblewrap runs as that user and cannot bind
+/// what it cannot reach; as root the tool makes a path whose only obstacle
+/// is a folder above it reachable (ProcessSpec::Expose).
+Reach reachOf(llvm::StringRef Path, int Uid) {
+  Reach R;
+  if (geteuid() != 0 || Uid < 0) {
+    R.Readable = ::access(Path.str().c_str(), R_OK) == 0;
+    return R;
+  }
   auto Allows = [&](const struct stat &St, mode_t Other, mode_t Owner) {
     return (St.st_uid == uid_t(Uid) ? St.st_mode & Owner
                                     : St.st_mode & Other) != 0;
   };
   struct stat St;
+  llvm::SmallVector<llvm::StringRef, 8> Above;
   for (llvm::StringRef D = llvm::sys::path::parent_path(Path); !D.empty();
        D = llvm::sys::path::parent_path(D)) {
-    if (::stat(D.str().c_str(), &St) != 0 || !Allows(St, S_IXOTH, S_IXUSR))
-      return false;
+    Above.push_back(D);
     if (D == "/")
       break;
   }
-  return ::stat(Path.str().c_str(), &St) == 0 && Allows(St, S_IROTH, S_IRUSR);
+  for (llvm::StringRef D : llvm::reverse(Above))
+    if (::stat(D.str().c_str(), &St) != 0 || !Allows(St, S_IXOTH, S_IXUSR)) {
+      R.Cover = D.str();
+      break;
+    }
+  if (::stat(Path.str().c_str(), &St) != 0)
+    return R;
+  R.Readable = Allows(St, S_IROTH, S_IRUSR) &&
+               (!S_ISDIR(St.st_mode) || Allows(St, S_IXOTH, S_IXUSR));
+  return R;
+}
+
+/// The paths the sandbox shows at their own place: what a policy reads,
+/// writes and runs.
+std::vector<std::string> shownPaths(const ProcessSpec &Spec,
+                                    const SandboxPolicy &Policy) {
+  std::vector<std::string> Out;
+  auto Add = [&](llvm::StringRef P) {
+    std::string C = cleanPath(P);
+    if (llvm::sys::path::is_absolute(C) && !isSystemPath(C) &&
+        llvm::sys::fs::exists(C))
+      Out.push_back(std::move(C));
+  };
+  for (const std::string &R : Policy.ReadOnly)
+    Add(R);
+  for (const std::string &W : Policy.Writable)
+    Add(W);
+  for (const SandboxPolicy::Mount &M : Policy.Mounts)
+    Add(M.Host);
+  if (!Policy.Supervisor.empty())
+    Add(Policy.Supervisor);
+  if (!Spec.WorkingDir.empty())
+    Add(Spec.WorkingDir);
+  llvm::sort(Out);
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
 }
 
 void wrapInSupervisor(ProcessSpec &Spec, const SandboxPolicy &Policy, int Uid,
@@ -194,7 +241,8 @@ std::vector<std::string> bwrapArgv(const ProcessSpec &Spec,
   for (const std::string &R : Policy.ReadOnly) {
     std::string C = cleanPath(R);
     if (llvm::sys::path::is_absolute(C) && !isSystemPath(C) && !IsHidden(C) &&
-        !HoldsARun(C) && llvm::sys::fs::exists(C) && reachableBy(C, Policy.Uid))
+        !HoldsARun(C) && llvm::sys::fs::exists(C) &&
+        reachOf(C, Policy.Uid).Readable)
       ReadOnly.push_back(C);
   }
   llvm::sort(ReadOnly);
@@ -249,6 +297,15 @@ ProcessSpec maxcode::sandboxed(ProcessSpec Spec, const SandboxPolicy &Policy) {
     Spec.RunAsUid = Uid;
     Spec.RunAsGid = Gid;
   }
+  // A project under a folder the sandbox's user cannot enter (/root, a 0700
+  // temporary folder) is made reachable at its own path in the child's own
+  // mount namespace, so that its absolute paths still hold.
+  if (Uid >= 0)
+    for (std::string &P : shownPaths(Spec, Policy)) {
+      Reach R = reachOf(P, Uid);
+      if (R.Readable && !R.Cover.empty())
+        Spec.Expose.push_back({std::move(P), std::move(R.Cover)});
+    }
   if (Policy.Mode != SandboxMode::Bwrap)
     return Spec;
   SandboxPolicy P = Policy;
@@ -421,4 +478,33 @@ ScratchDir::~ScratchDir() {
   if (!Path.empty() && !Keep)
     removeScratch(Path);
   unregisterScratch(Slot);
+}
+
+std::string maxcode::unreachableAdvice(const SandboxPolicy &P) {
+  int Uid = P.Uid >= 0 ? P.Uid : sandboxUser().first;
+  if (Uid < 0)
+    return "";
+  for (const std::string &Path : shownPaths(ProcessSpec(), P)) {
+    if (reachOf(Path, Uid).Readable)
+      continue;
+    struct stat St;
+    std::string Mode = "?", Owner = "?";
+    if (::stat(Path.c_str(), &St) == 0) {
+      llvm::raw_string_ostream(Mode = "")
+          << llvm::format("%04o", unsigned(St.st_mode & 07777));
+      const struct passwd *Pw = getpwuid(St.st_uid);
+      Owner = Pw ? Pw->pw_name : std::to_string(St.st_uid);
+    }
+    const struct passwd *Self = getpwuid(uid_t(Uid));
+    std::string User =
+        Self
+            ? "'" + std::string(Self->pw_name) + "', uid " + std::to_string(Uid)
+            : "an unprivileged uid of its own, " + std::to_string(Uid);
+    return "the sandbox's user (" + User + ") cannot read '" + Path +
+           "' (mode " + Mode + ", owner " + Owner +
+           "): as root, clang-maxcode builds and runs every program as that "
+           "user; make it readable to others (chmod -R o+rX '" +
+           Path + "')";
+  }
+  return "";
 }

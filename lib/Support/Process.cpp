@@ -7,10 +7,12 @@
 #include "maxcode/Support/Process.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 
@@ -25,8 +27,10 @@
 #include <grp.h>
 #include <mutex>
 #include <poll.h>
+#include <sched.h>
 #include <set>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -339,6 +343,10 @@ struct ChildPlan {
   std::string WorkDir;
   uint64_t ProcessLimit = 0;
   bool DropToUser = false;
+  /// ProcessSpec::Expose, made ready for the child: the folders covered with
+  /// a tmpfs, the folders and files created in it (parents first), and the
+  /// paths bound at their own place (at most 64).
+  std::vector<std::string> Covers, MakeDirs, MakeFiles, Binds;
 };
 
 void setLimit(int Resource, uint64_t Value) {
@@ -397,6 +405,104 @@ std::vector<std::string> childEnvironment(const ProcessSpec &Spec) {
   return Out;
 }
 
+/// Fills \p Plan's part for ProcessSpec::Expose.
+llvm::Error planExposure(const ProcessSpec &Spec, ChildPlan &Plan) {
+  llvm::StringSet<> Dirs, Covers;
+  for (const ProcessSpec::Exposed &E : Spec.Expose) {
+    llvm::StringRef Path = E.Path, Cover = E.Cover;
+    if (!Path.starts_with(Cover) || Path.size() <= Cover.size() ||
+        (Path[Cover.size()] != '/' && Cover != "/"))
+      return llvm::createStringError("'" + E.Path + "' is not inside '" +
+                                     E.Cover + "'");
+    struct stat St;
+    if (::stat(E.Path.c_str(), &St) != 0)
+      return llvm::createStringError("cannot read '" + E.Path +
+                                     "': " + strerror(errno));
+    Covers.insert(Cover);
+    // The folders from the cover down to the path, created in the tmpfs.
+    for (llvm::StringRef D = llvm::sys::path::parent_path(Path);
+         D.size() > Cover.size(); D = llvm::sys::path::parent_path(D))
+      Dirs.insert(D);
+    if (S_ISDIR(St.st_mode))
+      Dirs.insert(Path);
+    else
+      Plan.MakeFiles.push_back(E.Path);
+    Plan.Binds.push_back(E.Path);
+  }
+  if (Plan.Binds.size() > 64)
+    return llvm::createStringError(
+        "more than 64 paths to make reachable for one process");
+  for (const auto &C : Covers)
+    Plan.Covers.push_back(C.getKey().str());
+  for (const auto &D : Dirs)
+    Plan.MakeDirs.push_back(D.getKey().str());
+  // Parents first: a path sorts before every path inside it; a path inside
+  // another exposed one is bound after it, over its content.
+  llvm::sort(Plan.MakeDirs);
+  llvm::stable_sort(Plan.Binds, [](const std::string &A, const std::string &B) {
+    return A.size() < B.size();
+  });
+  return llvm::Error::success();
+}
+
+/// "/proc/self/fd/N" into \p Buf, without the C library's formatting, which
+/// is not async-signal-safe.
+const char *procFdPath(int Fd, char (&Buf)[32]) {
+  static const char Prefix[] = "/proc/self/fd/";
+  char Digits[12];
+  int N = 0;
+  do {
+    Digits[N++] = char('0' + Fd % 10);
+    Fd /= 10;
+  } while (Fd > 0 && N < 11);
+  size_t I = 0;
+  for (; Prefix[I]; ++I)
+    Buf[I] = Prefix[I];
+  while (N > 0)
+    Buf[I++] = Digits[--N];
+  Buf[I] = '\0';
+  return Buf;
+}
+
+/// In the child, as root: ChildPlan's exposure (ProcessSpec::Expose), in a
+/// mount namespace of the child's own, none of which propagates back. Each
+/// exposed path is opened before its cover hides it (in this namespace: a
+/// mount of another one cannot be bound) and bound from that descriptor.
+bool exposeInChild(const ChildPlan &Plan) {
+  if (Plan.Binds.empty())
+    return true;
+  if (unshare(CLONE_NEWNS) != 0 ||
+      mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+    return false;
+  constexpr size_t MaxBinds = 64;
+  int Fds[MaxBinds];
+  size_t N = std::min(Plan.Binds.size(), MaxBinds);
+  for (size_t I = 0; I < N; ++I)
+    if ((Fds[I] = open(Plan.Binds[I].c_str(), O_PATH | O_CLOEXEC)) < 0)
+      return false;
+  for (const std::string &C : Plan.Covers)
+    if (mount("tmpfs", C.c_str(), "tmpfs", MS_NOSUID | MS_NODEV,
+              "mode=0755,size=1m") != 0)
+      return false;
+  for (const std::string &D : Plan.MakeDirs)
+    if (mkdir(D.c_str(), 0755) != 0 && errno != EEXIST)
+      return false;
+  for (const std::string &F : Plan.MakeFiles) {
+    int Fd = open(F.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+    if (Fd < 0)
+      return false;
+    close(Fd);
+  }
+  for (size_t I = 0; I < N; ++I) {
+    char Source[32];
+    if (mount(procFdPath(Fds[I], Source), Plan.Binds[I].c_str(), nullptr,
+              MS_BIND | MS_REC, nullptr) != 0)
+      return false;
+    close(Fds[I]);
+  }
+  return true;
+}
+
 llvm::Expected<ChildPlan> planChild(const ProcessSpec &Spec) {
   ChildPlan Plan;
   Plan.Program = Spec.Argv[0];
@@ -424,6 +530,9 @@ llvm::Expected<ChildPlan> planChild(const ProcessSpec &Spec) {
   if (Plan.ProcessLimit && geteuid() != 0)
     Plan.ProcessLimit += countProcessesOf(getuid());
   Plan.DropToUser = Spec.RunAsUid >= 0 && geteuid() == 0;
+  if (!Spec.Expose.empty() && geteuid() == 0)
+    if (llvm::Error E = planExposure(Spec, Plan))
+      return E;
   return Plan;
 }
 
@@ -513,6 +622,8 @@ llvm::Expected<int> privateCopyOf(const std::string &Path) {
   // A session of its own: no controlling terminal (so no TIOCSTI into the
   // user's), and a process group that a timeout kills whole.
   setsid();
+  if (!exposeInChild(Plan))
+    childFail(P.Status[1], errno);
   signal(SIGPIPE, SIG_DFL);
   sigset_t None;
   sigemptyset(&None);

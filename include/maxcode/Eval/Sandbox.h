@@ -86,6 +86,14 @@ llvm::Expected<SandboxMode> resolveSandboxMode(SandboxMode Requested);
 /// user to run as.
 ProcessSpec sandboxed(ProcessSpec Spec, const SandboxPolicy &Policy);
 
+/// Why a program under \p P may not find what it reads, when it is so: a
+/// path the policy shows (reads, writes, runs) that the sandbox's user
+/// cannot read itself (as root, builds and runs are an unprivileged user's;
+/// a folder above the path that the user cannot enter is no obstacle, as
+/// sandboxed() makes such a path reachable). It names the path, its mode
+/// and owner, the user and the fix; empty when every path is readable.
+std::string unreachableAdvice(const SandboxPolicy &P);
+
 /// A fresh folder removed on destruction; writable by the sandboxed user.
 class ScratchDir {
 public:

@@ -63,6 +63,18 @@ struct ProcessSpec {
   /// -1 keeps the current user.
   int RunAsUid = -1;
   int RunAsGid = -1;
+  /// As root: files and folders the child's user can read but not reach,
+  /// because a folder above them is closed to it (a project under /root, or
+  /// under a 0700 temporary folder), each with the topmost such folder. The
+  /// child is given a mount namespace of its own where each of those
+  /// folders is an empty tmpfs holding only these paths, bound at their own
+  /// paths: they become reachable, and nothing else there is visible. The
+  /// user's system is unchanged (the namespace is the child's alone).
+  struct Exposed {
+    std::string Path;
+    std::string Cover;
+  };
+  std::vector<Exposed> Expose;
   /// Give the child descriptor 3, the write end of a pipe whose content
   /// becomes ProcessResult::Report. Only for our own supervisor
   /// (maxcode-timer), which keeps it from the program it runs; every other
