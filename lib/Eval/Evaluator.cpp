@@ -573,8 +573,17 @@ std::string Evaluator::cacheKey(const Variant &V, const Target &T) const {
 llvm::Expected<const VariantScreen *> Evaluator::screenFor(const Target &T) {
   std::lock_guard<std::mutex> L(ScreenMutex);
   if (!Screen || ScreenTarget != T.Name) {
+    // The screen reads what the build compiler compiles: GCC's branches
+    // when GCC builds.
+    std::vector<std::string> Build =
+        variantCompileCommand(Config.Command, Config.File, Config.File, "a.out",
+                              /*Link=*/false, /*DebugInfo=*/false);
+    std::string Macros;
+    if (isGccCommand(Build))
+      Macros = gccPredefinedMacros(Build, Config.Command.Directory);
     auto S = VariantScreen::create(Config.Command, Config.File, Config.Parse,
-                                   Original, T, Config.Scope, Config.AllowApis);
+                                   Original, T, Config.Scope, Config.AllowApis,
+                                   std::move(Macros));
     if (!S)
       return S.takeError();
     Screen = std::move(*S);

@@ -846,3 +846,59 @@ std::string maxcode::findGccIncludeDir(llvm::StringRef Compiler) {
     Dir = Printed.str();
   return Dir;
 }
+
+std::string maxcode::gccPredefinedMacros(llvm::ArrayRef<std::string> Argv,
+                                         llvm::StringRef Directory) {
+  if (Argv.empty())
+    return "";
+  // The command without its inputs, outputs, dependency files and forced
+  // includes (whose guards would then hide them from the parse that reads
+  // these macros): what decides the predefined macros.
+  static constexpr llvm::StringLiteral Dropped[] = {
+      "-o", "-MF", "-MT", "-MQ", "-x", "-include", "-imacros"};
+  static constexpr llvm::StringLiteral Kept[] = {
+      "-I",         "-D",        "-U",        "-isystem", "-iquote",
+      "-idirafter", "-isysroot", "--sysroot", "-target",  "--target"};
+  std::vector<std::string> Args = {Argv.front()};
+  std::string Language = "c++";
+  for (size_t I = 1; I < Argv.size(); ++I) {
+    llvm::StringRef A = Argv[I];
+    bool HasNext = I + 1 < Argv.size();
+    if (llvm::is_contained(Dropped, A)) {
+      if (A == "-x" && HasNext)
+        Language = Argv[I + 1];
+      ++I;
+      continue;
+    }
+    if (llvm::is_contained(Kept, A)) {
+      Args.push_back(A.str());
+      if (HasNext)
+        Args.push_back(Argv[++I]);
+      continue;
+    }
+    if (!A.starts_with("-")) { // An input.
+      if (llvm::sys::path::extension(A) == ".c")
+        Language = "c";
+      continue;
+    }
+    if (A == "-c" || A.starts_with("-M") || A.starts_with("-x") ||
+        A.starts_with("-include") || A.starts_with("-imacros"))
+      continue;
+    Args.push_back(A.str());
+  }
+  Args.insert(Args.end(), {"-dM", "-E", "-x", Language, "/dev/null"});
+  ProcessSpec Spec;
+  Spec.Argv = std::move(Args);
+  Spec.WorkingDir = Directory.str();
+  Spec.Limits.WallSeconds = 30;
+  auto R = runProcess(Spec);
+  if (!R) {
+    llvm::Error E = R.takeError();
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": no predefined macros from '"
+                               << Argv.front() << "': "
+                               << llvm::toString(std::move(E)) << "\n");
+    llvm::consumeError(std::move(E));
+    return "";
+  }
+  return R->succeeded() ? R->Stdout : "";
+}

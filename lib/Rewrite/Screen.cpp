@@ -123,6 +123,21 @@ constexpr ApiEntry Apis[] = {
     {"dlmopen", ApiCategory::MeasurementAwareness},
     {"dlsym", ApiCategory::MeasurementAwareness},
     {"dlvsym", ApiCategory::MeasurementAwareness},
+    {"_environ", ApiCategory::MeasurementAwareness},
+    // The loaded objects and the processor: where the program runs, and
+    // under what (valgrind's own objects, a CPU it reports).
+    {"dl_iterate_phdr", ApiCategory::MeasurementAwareness},
+    {"dladdr", ApiCategory::MeasurementAwareness},
+    {"dladdr1", ApiCategory::MeasurementAwareness},
+    {"dlinfo", ApiCategory::MeasurementAwareness},
+    {"_r_debug", ApiCategory::MeasurementAwareness},
+    {"_dl_find_object", ApiCategory::MeasurementAwareness},
+    {"__get_cpuid", ApiCategory::MeasurementAwareness},
+    {"__get_cpuid_count", ApiCategory::MeasurementAwareness},
+    {"__get_cpuid_max", ApiCategory::MeasurementAwareness},
+    {"__builtin_cpu_init", ApiCategory::MeasurementAwareness},
+    {"__builtin_cpu_is", ApiCategory::MeasurementAwareness},
+    {"__builtin_cpu_supports", ApiCategory::MeasurementAwareness},
     {"program_invocation_name", ApiCategory::MeasurementAwareness},
     {"program_invocation_short_name", ApiCategory::MeasurementAwareness},
     {"__progname", ApiCategory::MeasurementAwareness},
@@ -145,6 +160,28 @@ constexpr ApiEntry Apis[] = {
     {"ftime", ApiCategory::Clock},
     {"timespec_get", ApiCategory::Clock},
     {"timespec_getres", ApiCategory::Clock},
+    // Every other clock and timer of the C library and the kernel.
+    {"sysinfo", ApiCategory::Clock},
+    {"ntp_gettime", ApiCategory::Clock},
+    {"ntp_gettimex", ApiCategory::Clock},
+    {"ntp_adjtime", ApiCategory::Clock},
+    {"adjtimex", ApiCategory::Clock},
+    {"adjtime", ApiCategory::Clock},
+    {"clock_adjtime", ApiCategory::Clock},
+    {"clock_getcpuclockid", ApiCategory::Clock},
+    {"pthread_getcpuclockid", ApiCategory::Clock},
+    {"timerfd_create", ApiCategory::Clock},
+    {"timerfd_settime", ApiCategory::Clock},
+    {"timerfd_gettime", ApiCategory::Clock},
+    {"timer_create", ApiCategory::Clock},
+    {"timer_settime", ApiCategory::Clock},
+    {"timer_gettime", ApiCategory::Clock},
+    {"timer_getoverrun", ApiCategory::Clock},
+    {"setitimer", ApiCategory::Clock},
+    {"getitimer", ApiCategory::Clock},
+    {"alarm", ApiCategory::Clock},
+    {"ualarm", ApiCategory::Clock},
+    {"last_write_time", ApiCategory::Clock},
     {"__rdtsc", ApiCategory::Clock},
     {"__rdtscp", ApiCategory::Clock},
     {"_rdtsc", ApiCategory::Clock},
@@ -229,6 +266,17 @@ bool inStdChrono(const DeclContext *DC) {
   return false;
 }
 
+/// Whether \p FID is the main file's text: the main file, or the main file
+/// included by itself (`#include __FILE__`), whose code is the variant's as
+/// much as the rest.
+bool isMainFileText(const SourceManager &SM, FileID FID) {
+  if (FID == SM.getMainFileID())
+    return true;
+  OptionalFileEntryRef A = SM.getFileEntryRefForID(FID);
+  OptionalFileEntryRef M = SM.getFileEntryRefForID(SM.getMainFileID());
+  return A && M && A->getUniqueID() == M->getUniqueID();
+}
+
 /// The API uses written in the main file (macro expansions count where
 /// they are expanded).
 class ApiVisitor : public RecursiveASTVisitor<ApiVisitor> {
@@ -308,7 +356,8 @@ public:
 
 private:
   bool inMain(SourceLocation L) const {
-    return L.isValid() && SM.isInMainFile(SM.getExpansionLoc(L));
+    return L.isValid() &&
+           isMainFileText(SM, SM.getFileID(SM.getExpansionLoc(L)));
   }
 
   void add(ApiCategory C, std::string Name, SourceLocation L,
@@ -335,6 +384,15 @@ private:
             L);
       return;
     }
+    // A declaration whose asm label names a library symbol is that symbol,
+    // whatever name the code calls it by (`long t() asm("clock_gettime")`).
+    for (const Decl *R : D->redecls())
+      if (const auto *Label = R->getAttr<AsmLabelAttr>()) {
+        llvm::StringRef Symbol = Label->getLabel();
+        if (auto C = categoryOf(Symbol))
+          add(*C, Symbol.str(), L);
+        return;
+      }
     if (!D->getIdentifier() || !isStdOrGlobal(D->getDeclContext()))
       return;
     // A library's symbol, not the user's function of the same name: one
@@ -408,7 +466,7 @@ private:
   void place(SourceLocation L, ScreenToken &S) {
     SourceLocation E = SM.getExpansionLoc(L);
     auto [FID, Offset] = SM.getDecomposedLoc(E);
-    S.MainFile = FID == SM.getMainFileID();
+    S.MainFile = isMainFileText(SM, FID);
     if (S.MainFile) {
       S.Offset = Offset;
       S.Line = SM.getLineNumber(FID, Offset);
@@ -512,7 +570,7 @@ bool sameToken(const ScreenToken &A, const ScreenToken &B) {
 llvm::Expected<FileScan>
 maxcode::scanFile(const tooling::CompileCommand &Command, llvm::StringRef File,
                   const ParseSettings &Settings, llvm::StringRef Text,
-                  ScanPass Pass) {
+                  ScanPass Pass, llvm::StringRef BuildMacros) {
   tooling::CompileCommand Adjusted =
       adjustedParseCommand(Command, File, Settings);
   if (Pass == ScanPass::Device) {
@@ -529,6 +587,13 @@ maxcode::scanFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   Overlay->pushOverlay(Memory);
   Memory->addFile(File, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, File));
+  // The build compiler's own predefined macros in place of Clang's: the
+  // screen reads the branches (`#ifndef __clang__`) that compiler compiles.
+  static constexpr llvm::StringLiteral MacrosFile =
+      "/__clang_maxcode__/build-compiler-macros.h";
+  if (!BuildMacros.empty())
+    Memory->addFile(MacrosFile, 0,
+                    llvm::MemoryBuffer::getMemBufferCopy(BuildMacros));
   if (!Adjusted.Directory.empty())
     (void)Overlay->setCurrentWorkingDirectory(Adjusted.Directory);
   // Reference-counted: the compiler instance holds on to it.
@@ -543,6 +608,9 @@ maxcode::scanFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   // Without carets Clang prints no "N errors generated" line of its own (the
   // device pass reads host launches as errors).
   Args.push_back("-fno-caret-diagnostics");
+  if (!BuildMacros.empty())
+    Args.insert(Args.end(), {"-undef", "-Wno-builtin-macro-redefined",
+                             "-include", MacrosFile.str()});
   FileScan Scan;
   ScanDiagnostics Diags(Scan);
   tooling::ToolInvocation Invocation(
@@ -564,8 +632,10 @@ llvm::Expected<std::unique_ptr<VariantScreen>>
 VariantScreen::create(const tooling::CompileCommand &Command,
                       llvm::StringRef File, const ParseSettings &Settings,
                       llvm::StringRef Original, const Target &T,
-                      EditScope Scope, std::vector<std::string> AllowedApis) {
-  auto Scan = scanFile(Command, File, Settings, Original);
+                      EditScope Scope, std::vector<std::string> AllowedApis,
+                      std::string BuildMacros) {
+  auto Scan =
+      scanFile(Command, File, Settings, Original, ScanPass::Host, BuildMacros);
   if (!Scan)
     return Scan.takeError();
   std::unique_ptr<VariantScreen> S(new VariantScreen());
@@ -575,6 +645,7 @@ VariantScreen::create(const tooling::CompileCommand &Command,
   S->T = T;
   S->Scope = Scope;
   S->AllowedApis = std::move(AllowedApis);
+  S->BuildMacros = std::move(BuildMacros);
   S->Original = std::move(*Scan);
   S->OriginalText = Original.str();
   if (testsDevicePassMacros(Original) &&
@@ -734,7 +805,8 @@ std::optional<std::string> VariantScreen::judge(const FileScan &Orig,
 
 std::optional<std::string>
 VariantScreen::screen(llvm::StringRef VariantText) const {
-  auto Scan = scanFile(Command, File, Settings, VariantText);
+  auto Scan = scanFile(Command, File, Settings, VariantText, ScanPass::Host,
+                       BuildMacros);
   if (!Scan)
     return "does not parse: " + llvm::toString(Scan.takeError());
   if (std::optional<std::string> Why = judge(Original, *Scan))
@@ -754,7 +826,8 @@ VariantScreen::screen(llvm::StringRef VariantText) const {
 llvm::Expected<std::vector<ApiUse>>
 VariantScreen::addedCalls(llvm::StringRef VariantText) const {
   std::vector<ApiUse> Out;
-  auto Scan = scanFile(Command, File, Settings, VariantText);
+  auto Scan = scanFile(Command, File, Settings, VariantText, ScanPass::Host,
+                       BuildMacros);
   if (!Scan)
     return llvm::createStringError("the variant does not parse: " +
                                    llvm::toString(Scan.takeError()));

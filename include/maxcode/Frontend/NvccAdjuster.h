@@ -57,6 +57,14 @@ std::string findGccIncludeDir(llvm::StringRef Compiler);
 /// clang or nvcc.
 bool isGccCommand(llvm::ArrayRef<std::string> Argv);
 
+/// The macros GCC predefines for the compile command \p Argv (its language,
+/// standard, optimisation, target and -D/-U flags): `Argv -dM -E` on an
+/// empty input, as `#define` lines; empty when it cannot be run. What a
+/// parse given these (`-undef`) sees is what GCC compiles: its
+/// `#ifndef __clang__` branches, not Clang's.
+std::string gccPredefinedMacros(llvm::ArrayRef<std::string> Argv,
+                                llvm::StringRef Directory);
+
 /// True when argv[0] is nvcc.
 bool isNvccCommand(llvm::ArrayRef<std::string> Args);
 

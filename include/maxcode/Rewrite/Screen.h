@@ -20,6 +20,11 @@
 ///    included) is the original's, pragmas included, so no spelling of a
 ///    directive (`%:define`, a line splice, `_Pragma`) rewrites the harness.
 ///
+/// When the build compiler is GCC, each parse is given GCC's predefined
+/// macros for the command instead of Clang's, so that it reads the branches
+/// GCC compiles (`#ifndef __clang__`, `#ifdef __GNUC__`), and a file that
+/// includes itself is judged as the main file it is.
+///
 /// A CUDA file whose text tests `__CUDA_ARCH__` is screened in both passes,
 /// host and device, each with the same judgements: what one pass skips, the
 /// other compiles. In a pass that does not see the target at all (a device
@@ -95,22 +100,24 @@ struct FileScan {
 enum class ScanPass { Host, Device };
 
 /// Parses \p Text as \p File with the translation unit's command (for CUDA,
-/// as the host pass or the device pass reads it).
-llvm::Expected<FileScan> scanFile(const clang::tooling::CompileCommand &Command,
-                                  llvm::StringRef File,
-                                  const ParseSettings &Settings,
-                                  llvm::StringRef Text,
-                                  ScanPass Pass = ScanPass::Host);
+/// as the host pass or the device pass reads it). \p BuildMacros, when
+/// given, are the build compiler's predefined macros (gccPredefinedMacros),
+/// which then replace Clang's own.
+llvm::Expected<FileScan>
+scanFile(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
+         const ParseSettings &Settings, llvm::StringRef Text,
+         ScanPass Pass = ScanPass::Host, llvm::StringRef BuildMacros = "");
 
 class VariantScreen {
 public:
   /// Scans the original once; \p AllowedApis are --allow-api's names or
-  /// category keys.
+  /// category keys; \p BuildMacros, when the build compiler is not Clang,
+  /// its predefined macros (every scan reads what that compiler compiles).
   static llvm::Expected<std::unique_ptr<VariantScreen>>
   create(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
          const ParseSettings &Settings, llvm::StringRef Original,
-         const Target &T, EditScope Scope,
-         std::vector<std::string> AllowedApis);
+         const Target &T, EditScope Scope, std::vector<std::string> AllowedApis,
+         std::string BuildMacros = "");
 
   /// Why \p VariantText is rejected ("does not parse: ...", "adds fork
   /// (process creation) at line 12", "line 30 (after the target) changed
@@ -143,6 +150,7 @@ private:
   Target T;
   EditScope Scope = EditScope::Target;
   std::vector<std::string> AllowedApis;
+  std::string BuildMacros;
   FileScan Original;
   /// The device pass of a CUDA file that tests `__CUDA_ARCH__`.
   std::optional<FileScan> OriginalDevice;
