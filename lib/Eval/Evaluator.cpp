@@ -59,11 +59,6 @@ llvm::StringRef maxcode::measureModeName(MeasureMode M) {
 // Compile commands and compiler output
 //===----------------------------------------------------------------------===//
 
-static bool isCudaFile(llvm::StringRef File) {
-  llvm::StringRef Ext = llvm::sys::path::extension(File);
-  return Ext == ".cu" || Ext == ".cuh";
-}
-
 std::vector<std::string> maxcode::variantCompileCommand(
     const clang::tooling::CompileCommand &Command, llvm::StringRef OriginalFile,
     llvm::StringRef Source, llvm::StringRef Output, bool Link, bool DebugInfo) {
@@ -85,7 +80,7 @@ std::vector<std::string> maxcode::variantCompileCommand(
   llvm::StringRef Argv0 = In.empty() ? "" : llvm::StringRef(In.front());
   llvm::StringRef Base = llvm::sys::path::filename(Argv0);
   if (Base == "clang-tool" || Base.empty()) {
-    Nvcc = isCudaFile(OriginalFile);
+    Nvcc = isCudaFileName(OriginalFile);
     Out.push_back(Nvcc ? "nvcc" : "g++");
   } else {
     Out.push_back(Argv0.str());
@@ -1046,17 +1041,7 @@ llvm::Expected<Evaluator::RunOutcome> Evaluator::runOnce(Built &B,
 }
 
 bool EvalConfig::cudaProgram() const {
-  if (llvm::sys::path::extension(File) == ".cu")
-    return true;
-  for (size_t I = 0; I < Command.CommandLine.size(); ++I) {
-    llvm::StringRef A = Command.CommandLine[I];
-    if ((I == 0 && llvm::sys::path::filename(A).contains("nvcc")) ||
-        A == "-xcuda" ||
-        (A == "-x" && I + 1 < Command.CommandLine.size() &&
-         Command.CommandLine[I + 1] == "cuda"))
-      return true;
-  }
-  return false;
+  return compilesAsCuda(Command.CommandLine, File);
 }
 
 void Evaluator::collectGpuMetrics(Built &B, llvm::StringRef Kernel,

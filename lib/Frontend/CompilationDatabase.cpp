@@ -27,11 +27,6 @@ std::string maxcode::makeAbsolutePath(llvm::StringRef Path) {
   return std::string(Abs);
 }
 
-static bool isCudaFile(llvm::StringRef File) {
-  return llvm::sys::path::extension(File).equals_insensitive(".cu") ||
-         llvm::sys::path::extension(File).equals_insensitive(".cuh");
-}
-
 namespace {
 /// A database that shares one its owner keeps using (the flags after `--`,
 /// made once per process).
@@ -134,15 +129,9 @@ llvm::Expected<LoadedDatabase> maxcode::loadCompilationDatabase(
       "or the compiler flags after -- (e.g. '-- -std=c++17')");
 }
 
-/// True when \p C compiles CUDA: nvcc, a .cu file, or -x cuda.
+/// True when \p C compiles CUDA.
 static bool isCudaCommand(const CompileCommand &C) {
-  if (isNvccCommand(C.CommandLine) || isCudaFile(C.Filename))
-    return true;
-  for (size_t I = 0; I + 1 < C.CommandLine.size(); ++I)
-    if (C.CommandLine[I] == "-x" &&
-        (C.CommandLine[I + 1] == "cuda" || C.CommandLine[I + 1] == "cu"))
-      return true;
-  return llvm::is_contained(C.CommandLine, "-xcuda");
+  return compilesAsCuda(C.CommandLine, C.Filename);
 }
 
 /// The folders \p C searches for included files (`-I`, `-iquote`,
@@ -234,7 +223,7 @@ holdsCudaCode(llvm::StringRef File, llvm::ArrayRef<std::string> Folders) {
   llvm::StringSet<> Seen;
   Seen.insert(File);
   for (size_t I = 0; I < Queue.size() && I < MaxFiles; ++I) {
-    if (I > 0 && isCudaFile(Queue[I]))
+    if (I > 0 && isCudaFileName(Queue[I]))
       return Queue[I];
     auto Buf = llvm::MemoryBuffer::getFile(Queue[I]);
     if (!Buf)
@@ -327,7 +316,7 @@ ResolvedCommand maxcode::resolveCompileCommand(const LoadedDatabase &DB,
     return R;
   }
   // An empty database: the default command for the file's language.
-  bool Cuda = isCudaFile(Abs);
+  bool Cuda = isCudaFileName(Abs);
   R.Command.Directory = std::string(llvm::sys::path::parent_path(Abs));
   R.Command.Filename = Abs;
   R.Command.CommandLine = {"clang++", "-x", Cuda ? "cuda" : "c++", "-std=c++17",

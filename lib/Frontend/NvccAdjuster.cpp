@@ -334,11 +334,38 @@ bool isNvccWarningKindList(llvm::StringRef V) {
   });
 }
 
-bool isCudaSource(llvm::StringRef File) {
+} // namespace
+
+bool maxcode::isCudaFileName(llvm::StringRef File) {
   llvm::StringRef Ext = llvm::sys::path::extension(File);
   return Ext.equals_insensitive(".cu") || Ext.equals_insensitive(".cuh");
 }
-} // namespace
+
+bool maxcode::compilesAsCuda(llvm::ArrayRef<std::string> Args,
+                             llvm::StringRef File) {
+  // A compiler cache in front of the compiler (`ccache nvcc ...`).
+  while (!Args.empty() &&
+         (llvm::sys::path::filename(Args.front()) == "ccache" ||
+          llvm::sys::path::filename(Args.front()) == "sccache"))
+    Args = Args.drop_front();
+  // nvcc, or a wrapper that is nvcc to its project (Kokkos' nvcc_wrapper).
+  if (isNvccCommand(Args) ||
+      (!Args.empty() &&
+       llvm::sys::path::filename(Args.front()).starts_with("nvcc")))
+    return true;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    llvm::StringRef Language;
+    if (A == "-x" && I + 1 < Args.size())
+      Language = Args[I + 1];
+    else if (A.starts_with("-x") && A.size() > 2)
+      Language = A.drop_front(2);
+    else
+      continue;
+    return Language == "cuda" || Language == "cu";
+  }
+  return isCudaFileName(File);
+}
 
 /// The folder of headers the host compiler has and Clang's resource folder
 /// lacks (GCC's omp.h above all), searched after every other folder so that
@@ -732,10 +759,7 @@ maxcode::adjustForParsing(llvm::ArrayRef<std::string> Args,
   // The include folder checked to be GCC's: c++ and cc may be Clang.
   if (isGccCommand(Args))
     addHostCompilerHeaders(Args.front(), S, Extra);
-  bool Cuda = Nvcc || isCudaSource(File) ||
-              llvm::any_of(Args, [](const std::string &A) {
-                return A == "-xcuda" || A == "cuda";
-              });
+  bool Cuda = compilesAsCuda(Args, File);
   // Options go before the file name and any "--" that precedes it.
   auto Pos = Out.end();
   for (auto It = Out.begin() + 1; It != Out.end(); ++It)

@@ -310,7 +310,7 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
   // Program mode owns its file (its tests are outside it); in project mode
   // and for CUDA the harness may share the file (DESIGN section 2).
   bool Cuda = S.T.Kind != TargetKind::CpuFunction ||
-              llvm::sys::path::extension(S.File) == ".cu";
+              compilesAsCuda(S.RC.Command.CommandLine, S.File);
   C.Scope = Opts.Scope                   ? *Opts.Scope
             : (C.programMode() && !Cuda) ? EditScope::File
                                          : EditScope::Target;

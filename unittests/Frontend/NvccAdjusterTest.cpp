@@ -350,3 +350,19 @@ TEST(NvccAdjusterTest, DeviceSideArgsSwapThePass) {
   EXPECT_TRUE(testsDevicePassMacros("#ifdef __NVPTX__\n#endif"));
   EXPECT_FALSE(testsDevicePassMacros("__global__ void k() {}"));
 }
+
+TEST(NvccAdjusterTest, CompilesAsCudaIsTheOneAnswer) {
+  EXPECT_TRUE(compilesAsCuda({"nvcc", "-c", "a.cpp"}, "a.cpp"));
+  EXPECT_TRUE(compilesAsCuda({"ccache", "/opt/cuda/bin/nvcc", "-c", "a.cpp"},
+                             "a.cpp"));
+  EXPECT_TRUE(compilesAsCuda({"nvcc_wrapper", "-c", "a.cpp"}, "a.cpp"));
+  EXPECT_TRUE(compilesAsCuda({"clang++", "-x", "cuda", "a.cpp"}, "a.cpp"));
+  EXPECT_TRUE(compilesAsCuda({"clang++", "-xcuda", "a.cpp"}, "a.cpp"));
+  EXPECT_TRUE(compilesAsCuda({"clang++", "-c", "k.CU"}, "k.CU"));
+  EXPECT_TRUE(compilesAsCuda({"clang++", "-c", "k.cuh"}, "k.cuh"));
+  EXPECT_TRUE(compilesAsCuda({}, "k.cu"));
+  // The command's own -x wins over the name.
+  EXPECT_FALSE(compilesAsCuda({"clang++", "-x", "c++", "k.cu"}, "k.cu"));
+  EXPECT_FALSE(compilesAsCuda({"g++", "-c", "a.cpp"}, "a.cpp"));
+  EXPECT_FALSE(compilesAsCuda({"g++", "-c", "a.cuda.cpp"}, "a.cuda.cpp"));
+}

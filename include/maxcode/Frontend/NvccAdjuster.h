@@ -68,6 +68,15 @@ std::string gccPredefinedMacros(llvm::ArrayRef<std::string> Argv,
 /// True when argv[0] is nvcc.
 bool isNvccCommand(llvm::ArrayRef<std::string> Args);
 
+/// True when \p File's name is a CUDA source's: `.cu` or `.cuh`, in any
+/// case.
+bool isCudaFileName(llvm::StringRef File);
+
+/// The one answer to "is this CUDA?": the compile command \p Args compiles
+/// \p File as CUDA. nvcc, or `-x cuda` (`-x cu`, `-xcuda`), says so; another
+/// `-x` says not; otherwise the file's name does (isCudaFileName).
+bool compilesAsCuda(llvm::ArrayRef<std::string> Args, llvm::StringRef File);
+
 /// The newest GPU architecture Clang 22 knows; newer ones are parsed as it.
 constexpr const char *NewestClangGpuArch = "sm_121";
 /// The oldest GPU architecture Clang knows; older ones are parsed as it.
