@@ -161,7 +161,8 @@ def run_file(tool, db_dir, path, timeout, out_dir, index):
         f.write(stderr)
     record = {"file": path, "seconds": round(seconds, 2), "rc": rc,
               "kernels": 0, "kernels_launched": 0, "functions": 0,
-              "blocked": 0, "parse_errors": 0, "first_error": None}
+              "blocked": 0, "device_only": 0, "parse_errors": 0,
+              "first_error": None}
     if rc is None:
         record["status"] = "timeout"
         record["first_error"] = {"where": "", "message":
@@ -185,6 +186,8 @@ def run_file(tool, db_dir, path, timeout, out_dir, index):
                 record["kernels_launched"] += 1
         else:
             record["functions"] += 1
+        if t.get("pass") == "device":
+            record["device_only"] += 1
     record["blocked"] = len(listing.get("blocked", []))
     record["parse_errors"] = listing.get("parse_errors", 0)
     if record["parse_errors"]:
@@ -243,8 +246,8 @@ def run_file_driver(args, db_dir, path, out_dir, index):
     """Parses one file with the --clang driver; a record as run_file's, with
     no targets (the driver lists none)."""
     record = {"file": path, "rc": None, "kernels": 0, "kernels_launched": 0,
-              "functions": 0, "blocked": 0, "parse_errors": 0,
-              "first_error": None}
+              "functions": 0, "blocked": 0, "device_only": 0,
+              "parse_errors": 0, "first_error": None}
     start = time.monotonic()
     try:
         directory, cmd = driver_command(args, db_dir, path)
@@ -344,8 +347,9 @@ def totals(files):
     for r in files:
         t["files"] += 1
         t[r["status"]] += 1
-        for k in ("kernels", "kernels_launched", "functions", "blocked"):
-            t[k] += r[k]
+        for k in ("kernels", "kernels_launched", "functions", "blocked",
+                  "device_only"):
+            t[k] += r.get(k, 0)
         t["seconds"] += r["seconds"]
         verdict = r.get("compiler") or {}
         if verdict.get("accepts") is False:
@@ -360,10 +364,11 @@ def summary_line(label, t, out, seconds=None):
     pct = 100.0 * t["clean"] / t["files"] if t["files"] else 0.0
     line = ("%-28s files %4d  parsed %4d (%5.1f%%)  with errors %3d  "
             "failed %3d  kernels %4d (launched here %4d)  functions %5d  "
-            "blocked %3d"
+            "blocked %3d  device-only %3d"
             % (label, t["files"], t["clean"], pct, t["errors"],
                t["failed"] + t["timeout"], t["kernels"],
-               t["kernels_launched"], t["functions"], t["blocked"]))
+               t["kernels_launched"], t["functions"], t["blocked"],
+               t["device_only"]))
     if t["compiler_rejects"] or t["compiler_accepts"]:
         accepted = t["files"] - t["compiler_rejects"]
         line += "  its compiler rejects %3d, parsed of the rest %5.1f%%" % (
