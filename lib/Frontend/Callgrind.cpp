@@ -22,6 +22,10 @@ void CallgrindProfile::merge(const CallgrindProfile &Other) {
   for (const auto &KV : Other.Functions) {
     Function &F = Functions[KV.getKey()];
     F.Self += KV.getValue().Self;
+    if (F.File.empty())
+      F.File = KV.getValue().File;
+    if (F.Object.empty())
+      F.Object = KV.getValue().Object;
     F.Calls.insert(F.Calls.end(), KV.getValue().Calls.begin(),
                    KV.getValue().Calls.end());
   }
@@ -89,7 +93,7 @@ private:
   CallgrindProfile P;
   NameTable Files, Fns, Objects;
   unsigned PositionColumns = 1; // "positions: line" by default
-  std::string CurrentFn, CurrentFile, CurrentSubFile;
+  std::string CurrentFn, CurrentFile, CurrentSubFile, CurrentObject;
   std::string PendingCallee;
   bool ExpectCallCost = false;
   bool HaveTotal = false;
@@ -157,6 +161,11 @@ llvm::Error CallgrindParser::keyLine(llvm::StringRef Key, llvm::StringRef Value,
       return N.takeError();
     CurrentFn = *N;
     CurrentSubFile.clear();
+    CallgrindProfile::Function &F = P.Functions[CurrentFn];
+    if (F.File.empty())
+      F.File = CurrentFile;
+    if (F.Object.empty())
+      F.Object = CurrentObject;
   } else if (Key == "cfn" || Key == "cfnc") {
     auto N = Fns.resolve(Value, LineNo);
     if (!N)
@@ -177,8 +186,11 @@ llvm::Error CallgrindParser::keyLine(llvm::StringRef Key, llvm::StringRef Value,
     if (auto N = Files.resolve(Value, LineNo); !N)
       return N.takeError();
   } else if (Key == "ob" || Key == "cob") {
-    if (auto N = Objects.resolve(Value, LineNo); !N)
+    auto N = Objects.resolve(Value, LineNo);
+    if (!N)
       return N.takeError();
+    if (Key == "ob")
+      CurrentObject = *N;
   } else if (Key == "calls") {
     ExpectCallCost = true;
   }
@@ -228,26 +240,57 @@ llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
   return Parser.finish(Text);
 }
 
+/// Whether \p File, where callgrind found a function, is not the program's
+/// own source: a system header or library source, or none known.
+static bool isLibrarySource(llvm::StringRef File) {
+  return File.empty() || File == "???" || File.starts_with("/usr/") ||
+         File.contains("/include/c++/");
+}
+
 void maxcode::attributeProfile(const CallgrindProfile &Profile,
                                std::vector<Target> &Targets) {
   llvm::StringMap<size_t> Owner;
   for (size_t I = 0; I < Targets.size(); ++I)
     for (const std::string &N : Targets[I].MangledNames)
       Owner[N] = I;
-  std::vector<uint64_t> Cost(Targets.size(), 0);
+  // A call is the caller's own cost when it goes into library code: another
+  // object, or a function with no source of the program's.
+  auto IntoLibrary = [&](const CallgrindProfile::Function &Caller,
+                         llvm::StringRef Callee) {
+    if (Owner.count(callgrindBaseName(Callee)))
+      return false;
+    auto It = Profile.Functions.find(Callee);
+    if (It == Profile.Functions.end())
+      return true;
+    const CallgrindProfile::Function &F = It->second;
+    return (!F.Object.empty() && F.Object != Caller.Object) ||
+           isLibrarySource(F.File);
+  };
+  std::vector<uint64_t> Own(Targets.size(), 0), All(Targets.size(), 0);
   for (const auto &KV : Profile.Functions) {
     auto It = Owner.find(callgrindBaseName(KV.getKey()));
     if (It == Owner.end())
       continue;
-    uint64_t C = KV.getValue().Self;
-    for (const CallgrindProfile::Call &Call : KV.getValue().Calls)
-      if (!Owner.count(callgrindBaseName(Call.Callee)))
+    const CallgrindProfile::Function &F = KV.getValue();
+    uint64_t C = F.Self, Incl = F.Self;
+    for (const CallgrindProfile::Call &Call : F.Calls) {
+      // A recursive call's cost is already the function's own.
+      if (callgrindBaseName(Call.Callee) == callgrindBaseName(KV.getKey()))
+        continue;
+      Incl += Call.Inclusive;
+      if (IntoLibrary(F, Call.Callee))
         C += Call.Inclusive;
-    Cost[It->second] += C;
+    }
+    Own[It->second] += C;
+    All[It->second] += Incl;
   }
-  for (size_t I = 0; I < Targets.size(); ++I)
-    Targets[I].Share =
-        Profile.Total ? std::min(1.0, double(Cost[I]) / Profile.Total) : 0.0;
+  auto Share = [&](uint64_t C) {
+    return Profile.Total ? std::min(1.0, double(C) / Profile.Total) : 0.0;
+  };
+  for (size_t I = 0; I < Targets.size(); ++I) {
+    Targets[I].Share = Share(Own[I]);
+    Targets[I].InclusiveShare = Share(All[I]);
+  }
 }
 
 void maxcode::attributeKernelTimes(llvm::ArrayRef<KernelTime> Times,

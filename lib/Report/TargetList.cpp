@@ -41,6 +41,10 @@ void maxcode::writeTargetJSON(llvm::json::OStream &J, const Target &T) {
     else
       J.attribute("share", nullptr);
     J.attribute("pass", T.DevicePass ? "device" : "host");
+    if (T.InclusiveShare)
+      J.attribute("inclusive_share", *T.InclusiveShare);
+    else
+      J.attribute("inclusive_share", nullptr);
   });
 }
 
@@ -110,19 +114,28 @@ void maxcode::printTargetsText(llvm::ArrayRef<Target> Targets,
     NameW = std::max(NameW, T.Name.size());
     LocW = std::max(LocW, Locs.back().size());
   }
+  // The inclusive share, beside the one that ranks, when a profile gave it.
+  bool Inclusive = llvm::any_of(
+      Targets, [](const Target &T) { return T.InclusiveShare.has_value(); });
   OS << llvm::left_justify("NAME", NameW) << ' '
      << llvm::left_justify("KIND", 20) << ' '
-     << llvm::left_justify("LOCATION", LocW) << "  LOOPS LAUNCHES  SHARE\n";
+     << llvm::left_justify("LOCATION", LocW) << "  LOOPS LAUNCHES  SHARE"
+     << (Inclusive ? "   INCL\n" : "\n");
   for (size_t I = 0; I < Targets.size(); ++I) {
     const Target &T = Targets[I];
-    std::string Share =
-        T.Share ? llvm::formatv("{0:f1}%", *T.Share * 100).str() : "-";
+    auto Percent = [](const std::optional<double> &S) {
+      return S ? llvm::formatv("{0:f1}%", *S * 100).str() : std::string("-");
+    };
+    std::string Share = Percent(T.Share);
     OS << llvm::left_justify(T.Name, NameW) << ' '
        << llvm::left_justify(targetKindName(T.Kind), 20) << ' '
        << llvm::left_justify(Locs[I], LocW) << ' '
        << llvm::right_justify(std::to_string(T.LoopDepth), 6) << ' '
        << llvm::right_justify(std::to_string(T.LaunchSites.size()), 8) << ' '
-       << llvm::right_justify(Share, 6) << '\n';
+       << llvm::right_justify(Share, 6);
+    if (Inclusive)
+      OS << ' ' << llvm::right_justify(Percent(T.InclusiveShare), 6);
+    OS << '\n';
   }
   printBlocked(Report, OS);
 }

@@ -155,3 +155,52 @@ TEST(CallgrindTest, RejectsGarbage) {
 }
 
 } // namespace
+
+// A target that only calls the program's own code in another file (not a
+// target) spends nothing itself; a call into a system header's template
+// (the standard library's, in the program's object) is its own.
+TEST(CallgrindTest, OwnCostLeavesOtherProgramFunctionsOut) {
+  auto P = parseCallgrind(R"(# callgrind format
+positions: line
+events: Ir
+summary: 1000
+
+ob=(1) /tmp/prog
+fl=(1) /tmp/main.cpp
+fn=(1) _Z4loadv
+3 10
+cfl=(2) /tmp/parse.cpp
+cfn=(2) _Z8parseAllv
+calls=1 2
+* 700
+fn=(3) _Z7sortAllv
+9 20
+cfl=(3) /usr/include/c++/12/bits/stl_algo.h
+cfn=(4) _ZSt4sortIPlEvT_S1_
+calls=1 5
+* 250
+
+fl=(2)
+fn=(2)
+2 700
+
+fl=(3)
+fn=(4)
+5 250
+)");
+  ASSERT_TRUE(bool(P));
+  EXPECT_EQ(P->Functions["_Z8parseAllv"].File, "/tmp/parse.cpp");
+  EXPECT_EQ(P->Functions["_Z8parseAllv"].Object, "/tmp/prog");
+  std::vector<Target> Targets(2);
+  Targets[0].Name = "load";
+  Targets[0].MangledNames = {"_Z4loadv"};
+  Targets[1].Name = "sortAll";
+  Targets[1].MangledNames = {"_Z7sortAllv"};
+  attributeProfile(*P, Targets);
+  EXPECT_DOUBLE_EQ(*Targets[0].Share, 0.01);
+  EXPECT_DOUBLE_EQ(*Targets[0].InclusiveShare, 0.71);
+  EXPECT_DOUBLE_EQ(*Targets[1].Share, 0.27);
+  EXPECT_DOUBLE_EQ(*Targets[1].InclusiveShare, 0.27);
+  rankTargets(Targets);
+  EXPECT_EQ(Targets.front().Name, "sortAll");
+}

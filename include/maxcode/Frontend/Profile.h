@@ -35,6 +35,9 @@ struct CallgrindProfile {
   struct Function {
     uint64_t Self = 0;
     std::vector<Call> Calls;
+    /// Where callgrind found it: the source file ("???" without debug
+    /// information) and the object (the program, or a shared library).
+    std::string File, Object;
   };
   uint64_t Total = 0;
   /// By the name callgrind writes (mangled with --demangle=no).
@@ -52,9 +55,13 @@ llvm::Expected<CallgrindProfile> parseCallgrind(llvm::StringRef Text);
 /// that suffix.
 llvm::StringRef callgrindBaseName(llvm::StringRef Name);
 
-/// Sets each target's Share: the cost of its own code plus the calls it makes
-/// into code that is not a target (libraries), over the total. Calls into
-/// other targets are theirs, so `main` does not take everything.
+/// Sets each target's Share, what ranks it: the cost of its own code plus
+/// the calls it makes into library code (another object, or a system
+/// header's functions such as the standard library's templates, or code
+/// with no source file), over the total. Calls into the program's own
+/// functions, targets or not (another file's loader), are theirs, so that
+/// `main` does not take everything and the shares of a program sum to at
+/// most one. InclusiveShare, shown beside it, counts every call.
 void attributeProfile(const CallgrindProfile &Profile,
                       std::vector<Target> &Targets);
 

@@ -74,8 +74,12 @@ struct Target {
   /// Linker names of the definition and of its template instantiations, as a
   /// profiler reports them.
   std::vector<std::string> MangledNames;
-  /// Measured share of the program's cost; unset without a profile.
+  /// Measured share of the program's cost that is the target's own (its
+  /// code, and the library code it calls); unset without a profile.
   std::optional<double> Share;
+  /// Measured share with every call it makes, the program's own functions
+  /// included (callgrind's inclusive cost); unset without a profile.
+  std::optional<double> InclusiveShare;
 
   /// The static estimate used when there is no profile: deeper loops and
   /// launched kernels first.
