@@ -11,6 +11,7 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -69,6 +70,19 @@ static llvm::Expected<LoadedDatabase> loadFromDirectory(llvm::StringRef Dir) {
   llvm::sys::path::append(Json, "compile_commands.json");
   std::string Error;
   if (llvm::sys::fs::exists(Json)) {
+    // Read as JSON first: Clang's loader reads it as YAML, which prints a
+    // syntax error with the whole offending line (thousands of columns in
+    // a real database) and goes on with the entries before it.
+    auto Buf = llvm::MemoryBuffer::getFile(Json);
+    if (!Buf)
+      return llvm::createStringError("cannot read '" + Json.str() +
+                                     "': " + Buf.getError().message());
+    if (llvm::Expected<llvm::json::Value> V =
+            llvm::json::parse((*Buf)->getBuffer());
+        !V)
+      return llvm::createStringError("malformed compile database '" +
+                                     Json.str() +
+                                     "': " + llvm::toString(V.takeError()));
     std::unique_ptr<CompilationDatabase> DB =
         JSONCompilationDatabase::loadFromFile(
             Json, Error, JSONCommandLineSyntax::AutoDetect);
