@@ -71,6 +71,12 @@ if shutil.which("bwrap"):
 # Builds and runs then happen as an unprivileged user of the sandbox's.
 if os.geteuid() == 0:
     config.available_features.add("root")
+    # What makes a folder that user cannot enter reachable (a container's
+    # root may lack it).
+    if shutil.which("unshare") and subprocess.run(
+            ["unshare", "--mount", "true"], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("mount-namespace")
 if os.path.exists(os.path.join(config.maxcode_cuda_path, "bin", "nvcc")):
     config.available_features.add("nvcc")
 
