@@ -14,6 +14,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -148,36 +149,82 @@ static bool isCudaCommand(const CompileCommand &C) {
   return compilesAsCuda(C.CommandLine, C.Filename);
 }
 
-/// The folders \p C searches for included files (`-I`, `-iquote`,
-/// `-isystem`, `-idirafter`, nvcc's `--include-path`), absolute.
-static std::vector<std::string> includeFolders(const CompileCommand &C) {
+/// The folders a compile command reads besides the system's: include and
+/// library folders, forced includes, response files, the compiler's own
+/// installation when it is not under /usr. Relative paths are the
+/// command's directory's.
+std::vector<std::string> maxcode::commandFolders(const CompileCommand &C) {
   std::vector<std::string> Out;
-  auto Add = [&](llvm::StringRef Dir) {
-    llvm::SmallString<256> Abs(Dir);
-    if (!llvm::sys::path::is_absolute(Abs))
-      llvm::sys::path::make_absolute(C.Directory, Abs);
-    Out.push_back(std::string(Abs));
+  auto Add = [&](llvm::StringRef P, bool IsFile) {
+    if (P.empty())
+      return;
+    llvm::SmallString<256> Abs(P);
+    if (!llvm::sys::path::is_absolute(Abs)) {
+      Abs = C.Directory;
+      llvm::sys::path::append(Abs, P);
+    }
+    llvm::sys::path::remove_dots(Abs, true);
+    Out.push_back(IsFile ? llvm::sys::path::parent_path(Abs).str()
+                         : Abs.str().str());
   };
-  static constexpr llvm::StringLiteral Flags[] = {
-      "--include-path", "-iquote", "-isystem", "-idirafter", "-I"};
-  for (size_t I = 1; I < C.CommandLine.size(); ++I) {
-    llvm::StringRef A = C.CommandLine[I];
-    for (llvm::StringRef F : Flags) {
-      if (!A.consume_front(F))
-        continue;
-      A.consume_front("=");
-      if (!A.empty())
-        Add(A);
-      else if (I + 1 < C.CommandLine.size())
-        Add(C.CommandLine[++I]);
-      break;
+  static constexpr llvm::StringLiteral DirFlags[] = {"-I",
+                                                     "-isystem",
+                                                     "-iquote",
+                                                     "-idirafter",
+                                                     "-L",
+                                                     "-B",
+                                                     "--sysroot",
+                                                     "-isysroot",
+                                                     "--include-path",
+                                                     "--library-path",
+                                                     "--compiler-bindir",
+                                                     "-ccbin",
+                                                     "-cudart-dir",
+                                                     "--cuda-path"};
+  static constexpr llvm::StringLiteral FileFlags[] = {
+      "-include", "-imacros", "--options-file", "-optf", "--pre-include"};
+  const std::vector<std::string> &A = C.CommandLine;
+  for (size_t I = 0; I < A.size(); ++I) {
+    llvm::StringRef W = A[I];
+    if (W.consume_front("@")) {
+      Add(W, true);
+      continue;
+    }
+    for (bool File : {false, true}) {
+      for (llvm::StringRef F :
+           File ? llvm::ArrayRef(FileFlags) : llvm::ArrayRef(DirFlags)) {
+        if (W == F && I + 1 < A.size()) {
+          Add(A[++I], File);
+        } else if (W.starts_with(F) && W.size() > F.size()) {
+          llvm::StringRef V = W.drop_front(F.size());
+          V.consume_front("=");
+          if (F.starts_with("--") && !W.drop_front(F.size()).starts_with("="))
+            continue; // "--include-pathx" is another flag.
+          Add(V, File);
+        }
+      }
     }
   }
+  // The compiler's own installation (a toolchain in /opt, a CUDA outside
+  // /usr): bin/.. of the resolved program.
+  if (!A.empty()) {
+    std::string Program = A.front();
+    if (Program.find('/') == std::string::npos)
+      if (auto Found = llvm::sys::findProgramByName(Program))
+        Program = *Found;
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(Program, Real))
+      Out.push_back(
+          llvm::sys::path::parent_path(llvm::sys::path::parent_path(Real))
+              .str());
+  }
+  Add(C.Directory, false);
   return Out;
 }
 
 /// The files \p Text (the text of \p File) includes that exist: a quoted
-/// name from \p File's own folder first, any name from \p Folders. Read with
+/// name from \p File's own folder first, any name from \p Folders (the
+/// command's, commandFolders). Read with
 /// Clang's dependency-directive scanner, as clang-scan-deps reads includes.
 static std::vector<std::string>
 includedFiles(llvm::StringRef File, llvm::StringRef Text,
@@ -321,7 +368,7 @@ ResolvedCommand maxcode::resolveCompileCommand(const LoadedDatabase &DB,
     // A header of CUDA code inferred from a C++ neighbour would be read as
     // C++ (no CUDA types, no kernels): the nearest CUDA command is its own.
     if (!isCudaCommand(R.Command))
-      if (auto Holder = holdsCudaCode(Abs, includeFolders(R.Command)))
+      if (auto Holder = holdsCudaCode(Abs, commandFolders(R.Command)))
         if (auto C = nearestCudaCommand(*DB.Raw, Abs, *Holder))
           R.Command = std::move(*C);
     R.Fallback = R.Command.Heuristic.empty()

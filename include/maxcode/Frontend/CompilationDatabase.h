@@ -19,6 +19,7 @@
 #include "llvm/Support/Error.h"
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class raw_ostream;
@@ -68,6 +69,14 @@ void warnIfFallback(const ResolvedCommand &RC, llvm::StringRef Source,
 
 /// Makes \p Path absolute against the current directory, with dots removed.
 std::string makeAbsolutePath(llvm::StringRef Path);
+
+/// The folders a compile command reads besides the system's: include and
+/// library folders, forced includes, response files, the compiler's own
+/// installation when it is not under /usr, and the command's directory.
+/// Relative paths are the command's directory's. What the sandbox shows a
+/// build, and where a header's includes are looked for.
+std::vector<std::string>
+commandFolders(const clang::tooling::CompileCommand &C);
 
 } // namespace maxcode
 
