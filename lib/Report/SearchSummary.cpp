@@ -33,6 +33,28 @@ void maxcode::printSearchSummaryJSON(const SearchSummary &S,
         llvm::json::Object{{"speedup", S.Verification->RawRatio},
                            {"cross_measure", S.Verification->CrossMeasure},
                            {"cross_speedup", S.Verification->CrossRatio}};
+  if (const std::optional<EvalResult> &V = S.Verification) {
+    // How the reported figure was had (DESIGN section 4, rules 9 and 10):
+    // which inputs timed it, and what the other measure said.
+    llvm::json::Object Ver{{"status", evalStatusName(V->Status)},
+                           {"reason", V->Reason},
+                           {"ratio", V->Ratio},
+                           {"raw_ratio", V->RawRatio},
+                           {"timed_on", V->TimedOn},
+                           {"feedback_ratio", V->FeedbackRatio},
+                           {"shown_inputs_only", V->ShownInputsOnly},
+                           {"suspect", V->Suspect}};
+    if (!V->CrossMeasure.empty()) {
+      Ver["cross_measure"] = V->CrossMeasure;
+      Ver["cross_ratio"] = V->CrossRatio;
+    }
+    llvm::json::Array Notes;
+    for (const std::string &N : V->Notes)
+      Notes.push_back(N);
+    Ver["notes"] = std::move(Notes);
+    Ver["suspect_candidates"] = S.SuspectCandidates;
+    O["verification"] = std::move(Ver);
+  }
   if (S.Improved && S.Winner)
     O["winner"] = llvm::json::Object{{"text", S.Winner->Text},
                                      {"rules", S.Winner->Rules},

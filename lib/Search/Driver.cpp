@@ -302,6 +302,7 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
   C.TestCmd = Opts.TestCmd;
   C.BenchCmd = Opts.BenchCmd;
   C.HoldoutCmd = Opts.HoldoutCmd;
+  C.HoldoutBenchCmd = Opts.HoldoutBenchCmd;
   C.BenchMetric = Opts.BenchMetric;
   C.MaxTreeBytes = Opts.MaxTreeBytes;
   C.ProjectRoot = Opts.ProjectRoot.empty()
@@ -656,6 +657,8 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   Sum.StorePath = storePathOf(Opts);
   Sum.Candidate = R.Winner >= 0;
   Sum.Verification = R.Verification;
+  Sum.SuspectCandidates = llvm::count_if(
+      R.Rejected, [](const auto &X) { return X.second.Suspect; });
   Sum.Improved = Sum.Candidate && R.Verified;
   Sum.Speedup = Sum.Improved ? R.Verification->Ratio : 1.0;
   Sum.MinSpeedup = Opts.MinSpeedup;

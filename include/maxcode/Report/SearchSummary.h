@@ -47,6 +47,10 @@ struct SearchSummary {
   /// Whether the search found a best candidate, and its verification.
   bool Candidate = false;
   std::optional<EvalResult> Verification;
+  /// Candidates whose verification the cross-check called suspect (before
+  /// the winner, or all of them when none held up): what its
+  /// false-positive rate is read from.
+  unsigned SuspectCandidates = 0;
   bool Improved = false; ///< Verified faster: the winner below is set.
   double Speedup = 1.0;  ///< Verified; 1.0 without an improvement.
   /// --min-speedup, and whether the verified winner is below it: shown,
