@@ -8,6 +8,7 @@
 #include "maxcode/Frontend/CompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 #include <cmath>
@@ -194,4 +195,95 @@ std::optional<TestFailure> maxcode::compareOutputs(llvm::StringRef Expected,
       return F;
     }
   }
+}
+
+namespace {
+/// One unit in the last place \p T (a decimal token) prints: 0.001 for
+/// "3.142", 1e-5 for "1.5e-4".
+double lastPlace(llvm::StringRef T) {
+  llvm::StringRef Mantissa = T, Exp;
+  size_t E = T.find_first_of("eE");
+  if (E != llvm::StringRef::npos) {
+    Mantissa = T.take_front(E);
+    Exp = T.drop_front(E + 1);
+  }
+  size_t Point = Mantissa.find('.');
+  int Decimals =
+      Point == llvm::StringRef::npos ? 0 : int(Mantissa.size() - Point - 1);
+  int Scale = 0;
+  if (!Exp.empty())
+    (void)llvm::to_integer(Exp, Scale);
+  return std::pow(10.0, double(Scale - Decimals));
+}
+
+/// The tokens of \p Output's lines, line by line.
+std::vector<llvm::SmallVector<llvm::StringRef, 8>>
+tokenLines(llvm::StringRef Output) {
+  std::vector<llvm::SmallVector<llvm::StringRef, 8>> Out;
+  LineReader R(Output);
+  while (std::optional<llvm::StringRef> L = R.next()) {
+    Out.emplace_back();
+    llvm::SplitString(*L, Out.back());
+  }
+  return Out;
+}
+} // namespace
+
+bool maxcode::hasDecimalTokens(llvm::StringRef Output) {
+  llvm::SmallVector<llvm::StringRef, 64> Tokens;
+  llvm::SplitString(Output, Tokens);
+  return llvm::any_of(Tokens, [](llvm::StringRef T) {
+    return classify(T) == TokenKind::Decimal;
+  });
+}
+
+std::optional<TestFailure>
+maxcode::compareWithBaseline(llvm::ArrayRef<std::string> BaselineRuns,
+                             llvm::StringRef Actual) {
+  if (BaselineRuns.empty())
+    return std::nullopt;
+  std::vector<std::vector<llvm::SmallVector<llvm::StringRef, 8>>> Runs;
+  for (const std::string &B : BaselineRuns)
+    Runs.push_back(tokenLines(B));
+  auto Mine = tokenLines(Actual);
+  const auto &First = Runs.front();
+  // Shapes that differ were judged by the expected output alone.
+  if (Mine.size() != First.size())
+    return std::nullopt;
+  for (size_t L = 0; L < Mine.size(); ++L) {
+    if (Mine[L].size() != First[L].size())
+      return std::nullopt;
+    for (size_t K = 0; K < Mine[L].size(); ++K) {
+      llvm::StringRef A = Mine[L][K], B = First[L][K];
+      if (A == B || classify(B) != TokenKind::Decimal ||
+          classify(A) == TokenKind::Other)
+        continue;
+      double X, Y;
+      if (!llvm::to_float(B, X) || !llvm::to_float(A, Y) || !std::isfinite(X) ||
+          !std::isfinite(Y))
+        continue;
+      // What the baseline's own runs allow: their spread here.
+      double Spread = 0;
+      for (const auto &R : Runs) {
+        double Z;
+        if (L < R.size() && K < R[L].size() && llvm::to_float(R[L][K], Z))
+          Spread = std::max(Spread, std::fabs(Z - X));
+      }
+      double Allowed = std::max(
+          {2 * Spread, lastPlace(A), lastPlace(B), 1e-12 * std::fabs(X)});
+      double Diff = std::fabs(X - Y);
+      if (Diff <= Allowed * (1 + 1e-9))
+        continue;
+      TestFailure F;
+      F.Line = unsigned(L + 1);
+      F.Expected = B.str();
+      F.Actual = A.str();
+      F.Detail = llvm::formatv("{0:e1} from the unmodified program's {1}, "
+                               "whose own runs differ by {2:e1}",
+                               Diff, B, Spread)
+                     .str();
+      return F;
+    }
+  }
+  return std::nullopt;
 }

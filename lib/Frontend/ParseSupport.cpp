@@ -6,6 +6,7 @@
 
 #include "maxcode/Frontend/ParseSupport.h"
 #include "clang/Basic/DiagnosticIDs.h"
+#include "clang/Lex/DependencyDirectivesScanner.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace maxcode;
@@ -25,6 +26,17 @@ bool maxcode::testsDevicePassMacros(llvm::StringRef Text) {
   // What the host pass cannot see is what the preprocessor keeps from it:
   // code under a test of the device pass's own macros.
   return Text.contains("__CUDA_ARCH") || Text.contains("__NVPTX__");
+}
+
+std::string maxcode::directivesOnly(llvm::StringRef Text) {
+  llvm::SmallVector<clang::dependency_directives_scan::Token, 64> Tokens;
+  llvm::SmallVector<clang::dependency_directives_scan::Directive, 32> Dirs;
+  if (clang::scanSourceForDependencyDirectives(Text, Tokens, Dirs))
+    return "";
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  clang::printDependencyDirectivesAsSource(Text, Dirs, OS);
+  return Out;
 }
 
 std::optional<std::vector<std::string>>

@@ -567,6 +567,16 @@ bool sameToken(const ScreenToken &A, const ScreenToken &B) {
 }
 } // namespace
 
+std::optional<ApiCategory> maxcode::apiCategoryOf(llvm::StringRef Symbol) {
+  return categoryOf(Symbol);
+}
+
+bool maxcode::apiAllowedByUser(llvm::ArrayRef<std::string> AllowApis,
+                               llvm::StringRef Name, ApiCategory C) {
+  return llvm::is_contained(AllowApis, Name) ||
+         llvm::is_contained(AllowApis, apiCategoryKey(C));
+}
+
 llvm::Expected<FileScan>
 maxcode::scanFile(const tooling::CompileCommand &Command, llvm::StringRef File,
                   const ParseSettings &Settings, llvm::StringRef Text,
@@ -662,8 +672,7 @@ VariantScreen::create(const tooling::CompileCommand &Command,
 bool VariantScreen::allowed(const FileScan &Orig, const ApiUse &U) const {
   if (U.Category == ApiCategory::FileSystem)
     return true;
-  if (llvm::is_contained(AllowedApis, U.Name) ||
-      llvm::is_contained(AllowedApis, apiCategoryKey(U.Category)))
+  if (apiAllowedByUser(AllowedApis, U.Name, U.Category))
     return true;
   // What the original already does stays allowed.
   return llvm::any_of(Orig.Uses, [&](const ApiUse &O) {

@@ -298,9 +298,11 @@ void SearchEngine::addChild(RunState &R, unsigned S, Variant V,
       N.discounted(Config.Gamma) > Nodes[Inc].discounted(Config.Gamma)) {
     EvalResult Again = Backend.retime(N.V, R.T, Config.VerifyRepetitions);
     if (!Again.ok() || Again.Ratio < N.Result.Ratio) {
+      // The re-time runs held-out tests too: their verdicts stay out of
+      // what the proposer and critic read (DESIGN section 4, rule 5).
       N.Result.Notes.push_back(
-          "re-timed: " + std::string(evalStatusName(Again.Status)) +
-          ", ratio " + std::to_string(Again.Ratio));
+          Again.ok() ? "re-timed: ratio " + std::to_string(Again.Ratio)
+                     : std::string("re-timed: not confirmed"));
       N.Result.Ratio = Again.ok() ? Again.Ratio : 1.0;
       N.Reward = rewardOf(N.Result);
     }

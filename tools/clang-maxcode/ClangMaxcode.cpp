@@ -118,6 +118,11 @@ static cl::opt<std::string> HoldoutCmd(
     cl::desc("Project mode: a second test command that only verifies "
              "winners, never seen by the search"),
     cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
+static cl::opt<std::string> HoldoutBenchCmd(
+    "holdout-bench-cmd",
+    cl::desc("Project mode: a bench on inputs the search never sees; a "
+             "winner's speedup is measured with it (default: --bench-cmd)"),
+    cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
 static cl::list<std::string> AllowIsa(
     "allow-isa", cl::CommaSeparated,
     cl::desc("Instruction sets a variant may tie the binary to (a GCC target "
@@ -462,6 +467,7 @@ static Error fillEvaluationOptions(RunOptions &Opts) {
   Opts.ProjectRoot = ProjectRoot;
   Opts.HeldOutFraction = HeldOut;
   Opts.HoldoutCmd = HoldoutCmd;
+  Opts.HoldoutBenchCmd = HoldoutBenchCmd;
   Opts.AllowApis.assign(AllowApi.begin(), AllowApi.end());
   Opts.AllowIsa.assign(AllowIsa.begin(), AllowIsa.end());
   Opts.PassEnv.assign(PassEnv.begin(), PassEnv.end());

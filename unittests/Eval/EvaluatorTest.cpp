@@ -83,6 +83,41 @@ TEST(OutputCheckTest, PieRule) {
   EXPECT_TRUE(compareOutputs("0.5\n", "0.51\n", 1e-3));
 }
 
+TEST(OutputCheckTest, AnswersAreHeldToTheBaselines) {
+  // Inside the tolerance, an answer is still the program's own: the last
+  // printed place, the baseline's own spread or 1e-12 of the value.
+  std::vector<std::string> One = {"1.644933566848\n"};
+  EXPECT_FALSE(compareWithBaseline(One, "1.644933566848\n"));
+  EXPECT_FALSE(compareWithBaseline(One, "1.644933566849\n"));
+  EXPECT_FALSE(compareWithBaseline(One, "1.64493356685\n"));
+  auto F = compareWithBaseline(One, "1.644933066849\n");
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Line, 1u);
+  EXPECT_EQ(F->Expected, "1.644933566848");
+  EXPECT_EQ(F->Actual, "1.644933066849");
+  EXPECT_NE(F->Detail.find("whose own runs differ by 0.0e+00"),
+            std::string::npos);
+  // A reordered sum of large values differs far below 1e-12 of them.
+  EXPECT_FALSE(compareWithBaseline({"123456789012.5\n"}, "123456789012.6\n"));
+  EXPECT_FALSE(
+      compareWithBaseline({"123456789012.50\n"}, "123456789012.5001\n"));
+  // A program whose own runs differ allows a variant as much, twice over.
+  std::vector<std::string> Two = {"0.5000\n", "0.5010\n"};
+  EXPECT_FALSE(compareWithBaseline(Two, "0.5015\n"));
+  EXPECT_TRUE(compareWithBaseline(Two, "0.5030\n"));
+  // Integers and words are the expected output's to judge; shapes that
+  // differ too.
+  EXPECT_FALSE(compareWithBaseline({"7 yes 0.2500\n"}, "7 yes 0.2500\n"));
+  EXPECT_TRUE(compareWithBaseline({"7 yes 0.2500\n"}, "7 yes 0.2502\n"));
+  EXPECT_FALSE(compareWithBaseline({"0.25\n"}, "0.25 0.5\n"));
+  EXPECT_FALSE(compareWithBaseline({}, "0.3\n"));
+  // Exponents set the last place.
+  EXPECT_FALSE(compareWithBaseline({"1.5e-4\n"}, "1.6e-4\n"));
+  EXPECT_TRUE(compareWithBaseline({"1.50e-4\n"}, "1.52e-4\n"));
+  EXPECT_TRUE(hasDecimalTokens("3 0.5\n"));
+  EXPECT_FALSE(hasDecimalTokens("3 5 yes\n"));
+}
+
 TEST(OutputCheckTest, LoadsPairsInNaturalOrder) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("maxcode-tests", Dir));

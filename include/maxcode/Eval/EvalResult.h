@@ -90,8 +90,8 @@ struct EvalResult {
   std::vector<HotLine> HotLines; ///< From callgrind, hottest first.
   /// GPU metrics by name (CUPTI), when measured.
   std::map<std::string, double> Metrics;
-  /// A verified speedup above 10x that the other CPU measure does not
-  /// confirm (within 3x): reported as suspect, never applied.
+  /// A verified speedup that the other CPU measure does not confirm (less
+  /// than a third of the saving): reported as suspect, never applied.
   bool Suspect = false;
   /// Where the ratio was measured (DESIGN section 4, rule 10): "held-out"
   /// for a verification with held-out inputs, "feedback" for the inputs the

@@ -16,6 +16,7 @@
 #ifndef MAXCODE_EVAL_EVALUATOR_H
 #define MAXCODE_EVAL_EVALUATOR_H
 
+#include "maxcode/Eval/BinaryCheck.h"
 #include "maxcode/Eval/CuptiReport.h"
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Eval/Executor.h"
@@ -62,6 +63,9 @@ struct EvalConfig {
   /// Project mode: a second test command that only verifies winners (the
   /// held-out tests of a project).
   std::string HoldoutCmd;
+  /// Project mode: a bench on inputs the search never sees, which times a
+  /// winner's verification (DESIGN section 4, rule 10); empty: BenchCmd.
+  std::string HoldoutBenchCmd;
   /// A regular expression whose first group (or whole match) is the bench's
   /// figure of cost (lower is better); empty to time the bench command. It
   /// must match exactly once in a run.
@@ -139,13 +143,14 @@ public:
                                    const Target &T);
   EvalResult evaluate(const Variant &V, const Target &T);
 
-  /// Re-times \p V against the baseline with \p Repetitions pairs on the
-  /// feedback tests only: a new incumbent's second look during the search.
+  /// Re-times \p V against the baseline with \p Repetitions pairs, on every
+  /// test and with the ratio on held-out inputs as verify does (no
+  /// cross-check): a new incumbent's second look during the search.
   EvalResult retime(const Variant &V, const Target &T, unsigned Repetitions);
 
   /// The final verification (DESIGN section 1 step 4): rebuilds \p V,
   /// re-runs every test, held-out ones included, re-times it with
-  /// \p Repetitions pairs, and cross-checks a speedup above 10x with the
+  /// \p Repetitions pairs, and cross-checks every credited speedup with the
   /// other CPU measure.
   EvalResult verify(const Variant &V, const Target &T, unsigned Repetitions);
 
@@ -190,6 +195,11 @@ private:
                     EvalResult &Out);
   void measure(Built &B, unsigned Repetitions, EvalResult &Out);
   void crossCheck(Built &B, EvalResult &Out);
+  /// verify and retime: every test, the ratio on held-out inputs, and with
+  /// \p CrossCheck the other measure's word.
+  EvalResult verification(const Variant &V, const Target &T,
+                          unsigned Repetitions, llvm::StringRef Tag,
+                          bool CrossCheck);
   /// A cross-check's measurements by the other measure (crossCheck).
   struct CrossCheckState;
   /// What a run of a program that does nothing costs under \p M, summed
@@ -261,11 +271,20 @@ private:
   TimingSet Timing = TimingSet::Feedback;
   /// Each test's cost in the baseline's check run: CPU seconds, then wall.
   std::vector<std::pair<double, double>> BaselineRunCost;
+  /// Each test's outputs in the baseline's check runs, where they hold
+  /// decimals (two runs): what a variant's answers are held to.
+  std::vector<std::vector<std::string>> BaselineOutputs;
+  /// What test \p Test's answers are held to besides the expected output
+  /// (none when the user set --tolerance).
+  llvm::ArrayRef<std::string> baselineAnswers(size_t Test) const;
   /// The static screen of the target, made once from the original.
   std::unique_ptr<VariantScreen> Screen;
   std::string ScreenTarget;
   std::mutex ScreenMutex;
   std::unique_ptr<Built> Baseline;
+  /// What the baseline's linked program imports and holds (program mode),
+  /// for the check of each variant's (BinaryCheck.h).
+  std::optional<BinaryFacts> BaselineBinary;
   /// Deterministic measures of the baseline, by TimingSet and measure.
   std::map<MeasureMode, std::vector<double>> BaselineCost[2];
   std::map<MeasureMode, double> FloorCost[2];

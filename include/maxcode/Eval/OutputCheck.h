@@ -52,6 +52,22 @@ std::optional<TestFailure> compareOutputs(llvm::StringRef Expected,
                                           llvm::StringRef Actual,
                                           double Tolerance = DefaultTolerance);
 
+/// Whether \p Output holds a token written with a decimal point or an
+/// exponent (one compared within a tolerance).
+bool hasDecimalTokens(llvm::StringRef Output);
+
+/// Compares \p Actual, an output that matched the expected one, with what
+/// the unmodified program printed for the same input (\p BaselineRuns, one
+/// output per run; DESIGN section 4, rule 6): each decimal token may differ
+/// from the baseline's by twice what the baseline's own runs differ by, by
+/// one unit in the last place either prints, or by 1e-12 of its value (a
+/// reordered floating-point sum), no more. An approximation inside the
+/// tolerance (a series cut short, a coarser constant) differs by more.
+/// Returns the first such difference (Detail says by how much), or nothing.
+std::optional<TestFailure>
+compareWithBaseline(llvm::ArrayRef<std::string> BaselineRuns,
+                    llvm::StringRef Actual);
+
 } // namespace maxcode
 
 #endif // MAXCODE_EVAL_OUTPUTCHECK_H

@@ -35,6 +35,12 @@ adjustedParseCommand(const clang::tooling::CompileCommand &Command,
 /// parse reads is then not all the GPU runs.
 bool testsDevicePassMacros(llvm::StringRef Text);
 
+/// \p Text's preprocessor directives alone (its includes, macros and the
+/// conditions around them), read with Clang's dependency-directive scanner;
+/// empty when it cannot be scanned. A program of these and an empty `main`
+/// starts as \p Text does: the start-up floor of a measure.
+std::string directivesOnly(llvm::StringRef Text);
+
 /// The device-side parse (`--cuda-device-only`, libdevice not needed: the
 /// pass is only read) of the host-only parse arguments \p HostArgs; none when
 /// they are not a CUDA host-only parse.

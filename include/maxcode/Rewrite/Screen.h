@@ -68,6 +68,15 @@ llvm::StringRef apiCategoryName(ApiCategory C);
 /// "measurement", "clock", "socket", "asm", "exit", "filesystem".
 llvm::StringRef apiCategoryKey(ApiCategory C);
 
+/// The category of \p Symbol, a library function or variable by its C name
+/// ("clock_gettime", "dlsym"), when the screen watches it.
+std::optional<ApiCategory> apiCategoryOf(llvm::StringRef Symbol);
+
+/// Whether --allow-api's \p AllowApis (names or category keys) allow
+/// \p Name of category \p C.
+bool apiAllowedByUser(llvm::ArrayRef<std::string> AllowApis,
+                      llvm::StringRef Name, ApiCategory C);
+
 /// One screened use in a file.
 struct ApiUse {
   ApiCategory Category = ApiCategory::ProcessCreation;

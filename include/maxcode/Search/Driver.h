@@ -62,6 +62,7 @@ struct RunOptions {
   unsigned MeasureTests = 4;
   std::string BuildCmd, TestCmd, BenchCmd, BenchMetric, ProjectRoot;
   std::string HoldoutCmd;             ///< Project mode's held-out tests.
+  std::string HoldoutBenchCmd;        ///< Project mode's held-out bench.
   double HeldOutFraction = 1.0 / 3;   ///< Program mode's held-out share.
   std::vector<std::string> AllowApis; ///< --allow-api.
   std::vector<std::string> PassEnv;   ///< --pass-env.

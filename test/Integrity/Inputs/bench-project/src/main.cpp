@@ -11,7 +11,7 @@ int main(int argc, char **argv) {
   long long R = work(N);
   auto T1 = std::chrono::steady_clock::now();
   std::printf("result: %lld\n", R);
-  std::printf("time: %.3f ms\n",
+  std::printf("time: %.6f ms\n",
               std::chrono::duration<double, std::milli>(T1 - T0).count());
   return 0;
 }
