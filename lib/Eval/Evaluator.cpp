@@ -22,6 +22,7 @@
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/TreeCopy.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
@@ -460,6 +461,16 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
   if (C.Measure == MeasureMode::CudaKernel)
     if (llvm::Error Err = checkCudaMeasurable(C.CuptiLibrary))
       return Err;
+  // Project mode builds once, then incrementally, where bubblewrap can show
+  // a copy at the project's own path; without it, every build is of a
+  // fresh copy at another path (docs/Evaluation.md, Building).
+  if (!C.programMode() && C.Sandbox == SandboxMode::Bwrap) {
+    std::vector<std::string> Excluded = C.Protected;
+    if (!C.ScratchRoot.empty())
+      Excluded.push_back(makeAbsolutePath(C.ScratchRoot));
+    E->Trees = std::make_unique<WorkerTrees>(C.ProjectRoot, C.ScratchRoot,
+                                             std::move(Excluded));
+  }
   // What makes two evaluations the same, besides the variant: everything
   // that can change a result (DESIGN section 4).
   llvm::SHA256 H;
@@ -632,9 +643,10 @@ SandboxPolicy Evaluator::basePolicy(const Built &B) const {
   if (Config.Measure == MeasureMode::CudaKernel && !Config.CuptiLibrary.empty())
     P.ReadOnly.push_back(Config.CuptiLibrary);
   // Never visible, even where a visible folder holds them.
+  // (Where a copy is shown at the project's path, it covers the user's.)
   if (Config.programMode())
     P.Hidden.push_back(makeAbsolutePath(Config.TestsDir));
-  else
+  else if (!Trees)
     P.Hidden.push_back(Config.ProjectRoot);
   P.Hidden.insert(P.Hidden.end(), Config.Protected.begin(),
                   Config.Protected.end());
@@ -706,6 +718,71 @@ llvm::Error Evaluator::copyProject(Built &B, ProcessSpec &Spec,
   return llvm::Error::success();
 }
 
+/// \p W's copy of the project's file \p File (under \p Root).
+static std::string fileInTree(const WorkerTrees::Tree &W, llvm::StringRef Root,
+                              llvm::StringRef File) {
+  return W.Path + File.drop_front(Root.size()).str();
+}
+
+/// Writes \p Text as \p Path afresh (a link a build left there is replaced,
+/// never followed), owned by \p Uid where that is set.
+static llvm::Error replaceFile(llvm::StringRef Path, llvm::StringRef Text,
+                               int Uid) {
+  (void)llvm::sys::fs::remove(Path);
+  if (llvm::Error E = writeFile(Path, Text))
+    return E;
+  if (Uid >= 0 && ::chown(Path.str().c_str(), Uid, Uid) != 0)
+    return llvm::createStringError("cannot hand '" + Path.str() +
+                                   "' to the sandbox's user");
+  return llvm::Error::success();
+}
+
+llvm::Error Evaluator::swapIntoWorker(Built &B, WorkerTrees::Tree &W,
+                                      ProcessSpec &Spec,
+                                      SandboxPolicy &Policy) {
+  if (llvm::Error E = replaceFile(
+          fileInTree(W, Config.ProjectRoot, Config.File), B.Text, W.Dir->uid()))
+    return E;
+  // The build sees the copy at the project's own path: a build folder that
+  // names the project by absolute path works unchanged, and the compiler
+  // names the variant's file as the user's.
+  B.SourcePath = Config.File;
+  Policy.Mounts.push_back({W.Path, Config.ProjectRoot, /*Writable=*/true});
+  Spec.Argv = {"/bin/sh", "-c", Config.BuildCmd};
+  Spec.WorkingDir = Config.ProjectRoot;
+  return llvm::Error::success();
+}
+
+void Evaluator::releaseWorker(WorkerTrees::Tree &W) {
+  // The original file back (newer than its object, so the next build
+  // recompiles it whatever it holds); a tree that cannot be put back is
+  // dropped, never reused.
+  if (llvm::Error E =
+          replaceFile(fileInTree(W, Config.ProjectRoot, Config.File), Original,
+                      W.Dir->uid())) {
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": worker tree dropped: "
+                               << llvm::toString(std::move(E)) << "\n");
+    return;
+  }
+  Trees->release(&W);
+}
+
+void Evaluator::noteIfNotIncremental(EvalResult &R) const {
+  // The first build of a copy is the full one; later ones should take a
+  // fraction of it. One that takes as long rebuilt everything.
+  if (!Baseline)
+    return;
+  double Full = Baseline->Result.BuildSeconds;
+  if (Full < 2 || R.BuildSeconds < 0.7 * Full)
+    return;
+  R.Notes.push_back(llvm::formatv(
+      "the build is not incremental: it took {0:f1} s, as long as the "
+      "first build ({1:f1} s); a build command that reconfigures or cleans "
+      "every time rebuilds the whole project for each variant "
+      "(docs/Evaluation.md, Building)",
+      R.BuildSeconds, Full));
+}
+
 Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag) {
   Built B;
   B.Text = Text.str();
@@ -714,7 +791,21 @@ Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag) {
     B.Result.Reason = std::move(Reason);
     return std::move(B);
   };
-  auto Dir = ScratchDir::create("maxcode-" + Tag.str(), Config.ScratchRoot);
+  // Project mode under bubblewrap: a built copy of the project, rebuilt
+  // incrementally (WorkerTrees.h); the variant's folder is its user's.
+  WorkerTrees::Tree *W = nullptr;
+  if (Trees) {
+    auto T = Trees->acquire();
+    if (!T)
+      return Fail(EvalStatus::Crash, llvm::toString(T.takeError()));
+    W = *T;
+  }
+  llvm::scope_exit GiveBack([&] {
+    if (W)
+      releaseWorker(*W);
+  });
+  auto Dir = ScratchDir::create("maxcode-" + Tag.str(), Config.ScratchRoot,
+                                W ? W->Dir->uid() : -1);
   if (!Dir)
     return Fail(EvalStatus::Crash, llvm::toString(Dir.takeError()));
   B.Dir.emplace(std::move(*Dir));
@@ -735,6 +826,7 @@ Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag) {
 
   auto Start = std::chrono::steady_clock::now();
   if (llvm::Error E = Config.programMode() ? buildProgram(B, Spec, Policy)
+                      : W                  ? swapIntoWorker(B, *W, Spec, Policy)
                                            : copyProject(B, Spec, Policy))
     return Fail(EvalStatus::Crash, llvm::toString(std::move(E)));
   auto R = runTracked(sandboxed(Spec, Policy), JobKind::Build, &B);
@@ -770,10 +862,17 @@ Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag) {
   } else {
     // Every run starts from the tree exactly as the build left it.
     B.Snapshot = Scratch + "/built";
-    auto S = copyTree(B.Tree, B.Snapshot, {});
+    auto S = copyTree(W ? W->Path : B.Tree, B.Snapshot, {});
     if (!S)
       return Fail(EvalStatus::Crash, "cannot keep the built tree: " +
                                          llvm::toString(S.takeError()));
+    if (W) {
+      // The runs' copy is made from the snapshot before the first run.
+      B.Tree = Scratch + "/tree";
+      B.TreeUsed = true;
+      W->Built = true;
+      noteIfNotIncremental(B.Result);
+    }
   }
   B.Ok = true;
   return B;
@@ -925,6 +1024,10 @@ llvm::Error Evaluator::setUpRun(Built &B, const RunRequest &R, RunOutcome &Out,
                                        EC.message());
       (void)::chmod(Copy.c_str(), 0555);
     }
+  } else if (Trees) {
+    // At the project's own path, as it was built.
+    S.WorkingDir = Config.ProjectRoot;
+    P.Mounts.push_back({B.Tree, Config.ProjectRoot, /*Writable=*/true});
   } else {
     S.WorkingDir = B.Tree;
     P.Writable.push_back(B.Tree);
@@ -1753,6 +1856,9 @@ llvm::Error Evaluator::prepareBaseline(const Target *T) {
         "); fix it first: every variant is compared with it\n" + Log);
   }
   Baseline = std::make_unique<Built>(std::move(B));
+  // Every other worker's copy starts as the baseline's build left it.
+  if (Trees)
+    Trees->seed(Baseline->Snapshot);
   if (Config.programMode()) {
     // A baseline the check cannot read (not ELF) turns the check off.
     auto Facts = readBinaryFacts(Baseline->Exe);

@@ -110,5 +110,7 @@ void maxcode::printEvaluationJSON(const EvalResult &R, const Target &T,
   O["target"] = T.Name;
   O["variant"] = VariantName;
   O["integrity"] = Integrity;
+  // What the build said (warnings, and what it recompiled), capped.
+  O["build_log"] = R.BuildLog;
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
 }

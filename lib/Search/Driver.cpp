@@ -277,8 +277,12 @@ llvm::Error checkProjectTree(const RunOptions &Opts, const EvalConfig &C,
         "); give a smaller --project-root or a larger --max-tree-size");
   llvm::WithColor::note(Err, "clang-maxcode")
       << "project root: " << C.ProjectRoot << " (" << Stats->Files << " files, "
-      << formatBytes(Stats->Bytes) << ", copied for every "
-      << "variant)\n";
+      << formatBytes(Stats->Bytes)
+      << (C.Sandbox == SandboxMode::Bwrap
+              ? ", copied and built once per build worker, then rebuilt "
+                "incrementally for each variant)\n"
+              : ", copied for every variant, each built in full: without "
+                "bubblewrap the copy is not at the project's own path)\n");
   if (!Stats->SkippedLinks.empty())
     llvm::WithColor::note(Err, "clang-maxcode")
         << Stats->SkippedLinks.size()

@@ -143,6 +143,10 @@ llvm::Error copyRegular(llvm::StringRef From, llvm::StringRef To,
     Done = N == 0;
   }
   ::fchmod(Out, St.st_mode & 07777);
+  // The times too: a build system compares them, and a copy of a built
+  // tree must read as built (its objects no older than their sources).
+  struct timespec Times[2] = {St.st_atim, St.st_mtim};
+  ::futimens(Out, Times);
   ::close(In);
   return ::close(Out) == 0
              ? llvm::Error::success()

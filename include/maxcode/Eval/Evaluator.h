@@ -22,6 +22,7 @@
 #include "maxcode/Eval/Executor.h"
 #include "maxcode/Eval/OutputCheck.h"
 #include "maxcode/Eval/Sandbox.h"
+#include "maxcode/Eval/WorkerTrees.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Rewrite/Screen.h"
@@ -186,6 +187,14 @@ private:
   Built build(llvm::StringRef Text, llvm::StringRef Tag);
   llvm::Error buildProgram(Built &B, ProcessSpec &Spec, SandboxPolicy &Policy);
   llvm::Error copyProject(Built &B, ProcessSpec &Spec, SandboxPolicy &Policy);
+  /// Project mode with worker trees: \p B's file into \p W, whose copy the
+  /// build sees at the project's path.
+  llvm::Error swapIntoWorker(Built &B, WorkerTrees::Tree &W, ProcessSpec &Spec,
+                             SandboxPolicy &Policy);
+  /// \p W back to the pool, its file the original again.
+  void releaseWorker(WorkerTrees::Tree &W);
+  /// A note in \p R when its build took as long as the first, full one.
+  void noteIfNotIncremental(EvalResult &R) const;
   /// Checks and measures a built variant. \p HeldOutToo: also the held-out
   /// tests (verification).
   EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool HeldOutToo);
@@ -282,6 +291,9 @@ private:
   std::string ScreenTarget;
   std::mutex ScreenMutex;
   std::unique_ptr<Built> Baseline;
+  /// Project mode under bubblewrap: the built copies variants are swapped
+  /// into (WorkerTrees.h); none otherwise.
+  std::unique_ptr<WorkerTrees> Trees;
   /// What the baseline's linked program imports and holds (program mode),
   /// for the check of each variant's (BinaryCheck.h).
   std::optional<BinaryFacts> BaselineBinary;

@@ -38,7 +38,8 @@ llvm::Expected<TreeStats> measureTree(llvm::StringRef Root,
                                       llvm::ArrayRef<std::string> Excluded,
                                       uint64_t MaxBytes = 0);
 
-/// Copies \p Root into \p Dest (created; must not exist inside \p Root).
+/// Copies \p Root into \p Dest (created; must not exist inside \p Root),
+/// keeping each file's mode and times.
 llvm::Expected<TreeStats> copyTree(llvm::StringRef Root, llvm::StringRef Dest,
                                    llvm::ArrayRef<std::string> Excluded);
 
