@@ -442,7 +442,7 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
       return llvm::createStringError(
           "give --tests=<dir> (program mode), or --build-cmd and --test-cmd "
           "(project mode; --bench-cmd to time)");
-    if (C.BenchCmd.empty() && C.Measure != MeasureMode::Instructions)
+    if (C.BenchCmd.empty())
       return llvm::createStringError(
           "project mode needs --bench-cmd to measure with --measure=" +
           measureModeName(C.Measure).str());
@@ -453,10 +453,11 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
       return llvm::createStringError("'" + C.File +
                                      "' is not inside the project root '" +
                                      C.ProjectRoot + "'");
-    if (C.Measure == MeasureMode::Instructions)
+    if (C.Measure == MeasureMode::Instructions && !C.BenchMetric.empty())
       return llvm::createStringError(
-          "--measure=instructions is for program mode (--tests); project "
-          "mode measures --bench-cmd with --measure=time");
+          "--bench-metric reads the bench's own figure and "
+          "--measure=instructions counts the bench's instructions: give "
+          "one");
   }
   if (C.Measure == MeasureMode::CudaKernel)
     if (llvm::Error Err = checkCudaMeasurable(C.CuptiLibrary))
@@ -1421,6 +1422,17 @@ llvm::Expected<double> Evaluator::measureBench(Built &B, EvalResult *Into,
   R.WallSeconds = Config.TimeoutSeconds;
   if (Config.Measure == MeasureMode::CudaKernel && !WallOnly)
     R.Cupti = CuptiPass::Timing;
+  bool Count = Config.Measure == MeasureMode::Instructions && !WallOnly;
+  if (Count) {
+    // Every process the bench starts counted, as program mode counts its
+    // program's (DESIGN section 4, rule 4); the log on a pipe.
+    R.Argv.insert(R.Argv.begin(),
+                  {"valgrind", "--tool=callgrind", "--trace-children=yes",
+                   "--log-fd=3", "--callgrind-out-file=/dev/null"});
+    R.LogFd = 3;
+    R.Kind = JobKind::Check; // Counts do not depend on what else runs.
+    R.WallSeconds = std::max(60.0, 40 * Config.TimeoutSeconds);
+  }
   auto Run = runOnce(B, R);
   if (!Run)
     return Run.takeError();
@@ -1434,6 +1446,13 @@ llvm::Expected<double> Evaluator::measureBench(Built &B, EvalResult *Into,
     if (!Report)
       return Report.takeError();
     return cudaKernelCost(*Report);
+  }
+  if (Count) {
+    auto N = instructionsFromLog(Run->Report.Log, Run->Report.MainPid);
+    if (!N)
+      return llvm::make_error<RunFailure>(EvalStatus::Crash,
+                                          llvm::toString(N.takeError()));
+    return double(*N);
   }
   if (Config.BenchMetric.empty() || WallOnly)
     return Run->Report.WallSeconds;
@@ -1724,8 +1743,9 @@ static void markSuspect(EvalResult &Out, bool Bench, MeasureMode Primary,
   // Never credited: the speedup one measure sees and the other does not is
   // what a variant that games one of them looks like.
   Out.Suspect = true;
-  std::string By =
-      Bench ? "the bench's metric" : measureModeName(Primary).str();
+  std::string By = Bench && Primary != MeasureMode::Instructions
+                       ? "the bench's metric"
+                       : measureModeName(Primary).str();
   std::string Other2 = Bench ? "its wall time" : Out.CrossMeasure;
   Out.Reason = llvm::formatv("suspect: {0:f1}x by {1}, but {2:f2}x by {3}; "
                              "not credited",
@@ -1747,8 +1767,9 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   if (!Out.ok() || Out.Ratio <= 1 || Config.Measure == MeasureMode::CudaKernel)
     return;
   bool Bench = !Config.programMode();
-  if (Bench && Config.BenchMetric.empty())
-    return; // Wall time already; project mode has no instruction count.
+  if (Bench && Config.BenchMetric.empty() &&
+      Config.Measure != MeasureMode::Instructions)
+    return; // Wall time already.
   MeasureMode Other = Config.Measure == MeasureMode::Instructions || Bench
                           ? MeasureMode::Time
                           : MeasureMode::Instructions;

@@ -650,7 +650,10 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   Sum.File = S.File;
   Sum.Policy = Opts.Policy;
   Sum.Strategy = strategyName(Config.Strategy).str();
-  Sum.Measure = measureModeName(Opts.Measure).str();
+  // The unit a person reads: a bench's own figure is not time.
+  Sum.Measure = Opts.BenchMetric.empty() || !Opts.TestsDir.empty()
+                    ? measureModeName(Opts.Measure).str()
+                    : "bench-metric";
   Sum.Sandbox = sandboxModeName(S.Sandbox).str();
   Sum.Integrity = integrityOf(S.Sandbox).str();
   Sum.StopReason = R.StopReason;

@@ -34,7 +34,9 @@ struct SearchSummary {
   std::string File;
   std::string Policy;    ///< "rules", "llm".
   std::string Strategy;  ///< strategyName().
-  std::string Measure;   ///< measureModeName(): the speedup's unit.
+  /// measureModeName(), or "bench-metric" for --bench-metric: the
+  /// speedup's unit.
+  std::string Measure;
   std::string Sandbox;   ///< The sandbox builds and runs had.
   std::string Integrity; ///< integrityOf() that sandbox.
   std::string StopReason;
