@@ -77,7 +77,9 @@ parseAdjusted(const tooling::CompileCommand &Command,
               std::optional<llvm::StringRef> Contents, bool *SyntaxError,
               ParseErrors Policy, bool *PreludeRefused = nullptr) {
   SingleCommandDatabase DB(Adjusted);
-  tooling::ClangTool Tool(DB, {File.str()});
+  tooling::ClangTool Tool(DB, {File.str()},
+                          std::make_shared<PCHContainerOperations>(),
+                          privateFileSystem());
   if (Contents)
     Tool.mapVirtualFile(File, *Contents);
   DiagnosticOptions DiagOpts;

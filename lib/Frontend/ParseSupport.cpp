@@ -28,6 +28,11 @@ bool maxcode::testsDevicePassMacros(llvm::StringRef Text) {
   return Text.contains("__CUDA_ARCH") || Text.contains("__NVPTX__");
 }
 
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> maxcode::privateFileSystem() {
+  return llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+      llvm::vfs::createPhysicalFileSystem());
+}
+
 std::string maxcode::directivesOnly(llvm::StringRef Text) {
   llvm::SmallVector<clang::dependency_directives_scan::Token, 64> Tokens;
   llvm::SmallVector<clang::dependency_directives_scan::Directive, 32> Dirs;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Frontend/Prelude.h"
+#include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Support/Debug.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -118,7 +119,10 @@ bool buildPrelude(llvm::ArrayRef<std::string> Family, llvm::StringRef Directory,
   std::vector<std::string> Args = Family.vec();
   Args.push_back("-fsyntax-only");
   Args.push_back(Header);
-  auto FS = llvm::vfs::getRealFileSystem();
+  // A file system of its own: the shared real one's working folder is the
+  // process's, and setting it would move every other thread's relative
+  // paths.
+  auto FS = privateFileSystem();
   if (!Directory.empty())
     (void)FS->setCurrentWorkingDirectory(Directory);
   auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), FS);

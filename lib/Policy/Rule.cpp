@@ -337,7 +337,9 @@ RuleContext::findErrorsIn(llvm::StringRef NewText) const {
   C.Filename = Parsed.File;
   C.CommandLine = Parsed.ParseArgs;
   SingleCommandDatabase DB(C);
-  tooling::ClangTool Tool(DB, {Parsed.File});
+  tooling::ClangTool Tool(DB, {Parsed.File},
+                          std::make_shared<clang::PCHContainerOperations>(),
+                          privateFileSystem());
   Tool.mapVirtualFile(Parsed.File, NewText);
   Tool.setPrintErrorMessage(false);
   // Without carets Clang prints no "N errors generated" line either.

@@ -593,7 +593,7 @@ maxcode::scanFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   // The text in place of the file, over the real file system, in the
   // command's directory; one invocation, which prints nothing of its own.
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::vfs::getRealFileSystem());
+      privateFileSystem());
   auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   Overlay->pushOverlay(Memory);
   Memory->addFile(File, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, File));

@@ -43,8 +43,10 @@ llvm::Expected<LoadedDatabase> loadDatabase(const RunOptions &Opts) {
 }
 
 /// The tree project mode copies (DESIGN section 7): the source's git root,
-/// else the compile database's folder when it holds the source, else the
-/// source's folder. It always holds the source.
+/// else the compile database's folder or the folder one or two above it,
+/// the first that holds the source (a build folder inside the project:
+/// `proj/build`, `proj/out/release`), else the source's folder. It always
+/// holds the source.
 std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build) {
   for (llvm::StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
        Dir = llvm::sys::path::parent_path(Dir)) {
@@ -57,9 +59,13 @@ std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build) {
     std::string DB = makeAbsolutePath(Build);
     llvm::SmallString<256> Clean(DB);
     llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
+    if (llvm::sys::fs::is_regular_file(Clean))
+      llvm::sys::path::remove_filename(Clean); // -p named the JSON file.
     llvm::StringRef D = llvm::StringRef(Clean).rtrim('/');
-    if (File.starts_with(D.str() + "/"))
-      return D.str();
+    for (int Up = 0; Up < 3 && !D.empty();
+         ++Up, D = llvm::sys::path::parent_path(D))
+      if (File.starts_with(D.str() + "/"))
+        return D.str();
   }
   return std::string(llvm::sys::path::parent_path(File));
 }

@@ -19,6 +19,7 @@
 #include "maxcode/Frontend/NvccAdjuster.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <optional>
 
 namespace maxcode {
@@ -34,6 +35,13 @@ adjustedParseCommand(const clang::tooling::CompileCommand &Command,
 /// from the device pass (`__CUDA_ARCH__`, `__NVPTX__`): what the host-only
 /// parse reads is then not all the GPU runs.
 bool testsDevicePassMacros(llvm::StringRef Text);
+
+/// The real file system with a working folder of its own, for every parse:
+/// the one `llvm::vfs::getRealFileSystem()` shares is the process's, so a
+/// parse that sets it to a command's folder (ClangTool does) moves the
+/// relative paths of every other thread (a store that landed at
+/// `build/build/...`).
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> privateFileSystem();
 
 /// \p Text's preprocessor directives alone (its includes, macros and the
 /// conditions around them), read with Clang's dependency-directive scanner;
