@@ -242,6 +242,24 @@ llvm::Expected<CallgrindProfile> maxcode::parseCallgrind(llvm::StringRef Text) {
 
 /// Whether \p File, where callgrind found a function, is not the program's
 /// own source: a system header or library source, or none known.
+/// Whether \p Name, a linker name as callgrind gives it, is the C++
+/// runtime's or the standard library's (std::, its abbreviations, the ABI
+/// library, operator new and delete), or a C name: without a source line
+/// nothing else tells those from the program's own.
+static bool isLibraryName(llvm::StringRef Name) {
+  if (!Name.starts_with("_Z"))
+    return true;
+  for (llvm::StringRef Runtime : {"_Znw", "_Zna", "_Zdl", "_Zda"})
+    if (Name.starts_with(Runtime))
+      return true;
+  llvm::StringRef R = Name.drop_front(2);
+  R.consume_front("N");
+  R.consume_front("K");
+  return (R.size() > 1 && R[0] == 'S' &&
+          (R[1] == 't' || llvm::isLower(R[1]))) ||
+         R.starts_with("9__gnu_cxx") || R.starts_with("10__cxxabiv1");
+}
+
 static bool isLibrarySource(llvm::StringRef File) {
   return File.empty() || File == "???" || File.starts_with("/usr/") ||
          File.contains("/include/c++/");
@@ -263,8 +281,15 @@ void maxcode::attributeProfile(const CallgrindProfile &Profile,
     if (It == Profile.Functions.end())
       return true;
     const CallgrindProfile::Function &F = It->second;
-    return (!F.Object.empty() && F.Object != Caller.Object) ||
-           isLibrarySource(F.File);
+    if (!F.Object.empty() && F.Object != Caller.Object)
+      return true;
+    if (!F.File.empty() && F.File != "???")
+      return isLibrarySource(F.File);
+    // No source line (a build without -g, as a release build is): in the
+    // program's own object, the program's own function (a helper the
+    // target calls, another file's loader), unless its name is the
+    // standard library's (a template instantiated in the program).
+    return isLibraryName(Callee);
   };
   std::vector<uint64_t> Own(Targets.size(), 0), All(Targets.size(), 0);
   for (const auto &KV : Profile.Functions) {

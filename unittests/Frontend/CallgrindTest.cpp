@@ -204,3 +204,36 @@ fn=(4)
   rankTargets(Targets);
   EXPECT_EQ(Targets.front().Name, "sortAll");
 }
+
+TEST(CallgrindTest, WithoutDebugInfoTheProgramsOwnHelpersAreStillTheirs) {
+  // A release build: no source lines. A helper of the program's own (in its
+  // object, a name not the standard library's) is not the caller's cost; a
+  // standard-library template instantiated in the program is.
+  auto P = parseCallgrind(R"(# callgrind format
+positions: line
+events: Ir
+summary: 1000
+
+ob=(1) /tmp/prog
+fl=(1) ???
+fn=(1) _ZN5ModelC2EPKc
+0 100
+cfn=(2) _ZN5Model12load_textureEv
+calls=1 0
+0 600
+cfn=(3) _ZNSt6vectorIiSaIiEE9push_backERKi
+calls=1 0
+0 200
+fn=(2)
+0 600
+fn=(3)
+0 200
+)");
+  ASSERT_TRUE(bool(P));
+  std::vector<Target> Targets(1);
+  Targets[0].Name = "Model::Model";
+  Targets[0].MangledNames = {"_ZN5ModelC2EPKc"};
+  attributeProfile(*P, Targets);
+  EXPECT_DOUBLE_EQ(*Targets[0].Share, 0.3);
+  EXPECT_DOUBLE_EQ(*Targets[0].InclusiveShare, 0.9);
+}
