@@ -128,6 +128,20 @@ parseAdjusted(const tooling::CompileCommand &Command,
   return P;
 }
 
+/// Whether \p Arg turns OpenMP on.
+static bool isOpenMPFlag(llvm::StringRef Arg) {
+  return Arg == "-fopenmp" || Arg.starts_with("-fopenmp=") ||
+         Arg == "-fopenmp-simd" || Arg == "-qopenmp" || Arg == "-openmp";
+}
+
+/// parseFile with the command already adjusted.
+static llvm::Expected<ParsedFile> parseAdjustedWithPrelude(
+    const tooling::CompileCommand &Command,
+    const tooling::CompileCommand &Adjusted, std::vector<std::string> Unknown,
+    llvm::StringRef File, const ParseSettings &Settings,
+    llvm::raw_ostream &DiagOS, std::optional<llvm::StringRef> Contents,
+    bool *SyntaxError, ParseErrors Policy);
+
 llvm::Expected<ParsedFile>
 maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
                    const ParseSettings &Settings, llvm::raw_ostream &DiagOS,
@@ -136,6 +150,54 @@ maxcode::parseFile(const tooling::CompileCommand &Command, llvm::StringRef File,
   std::vector<std::string> Unknown;
   tooling::CompileCommand Adjusted =
       adjustedParseCommand(Command, File, Settings, &Unknown);
+  if (!llvm::any_of(Adjusted.CommandLine, isOpenMPFlag))
+    return parseAdjustedWithPrelude(Command, Adjusted, std::move(Unknown), File,
+                                    Settings, DiagOS, Contents, SyntaxError,
+                                    Policy);
+  // Clang's OpenMP lags GCC's (a structured binding captured in a parallel
+  // loop is "not yet supported"): where only that fails, the file is read
+  // without OpenMP, its pragmas as unknown ones, which is all reading needs.
+  std::string Said;
+  llvm::raw_string_ostream Buffered(Said);
+  auto P = parseAdjustedWithPrelude(Command, Adjusted, Unknown, File, Settings,
+                                    Buffered, Contents, SyntaxError, Policy);
+  auto OpenMPErrors = [](const ParsedFile &F) {
+    return llvm::any_of(F.Errors, [](const ClangError &E) {
+      return llvm::StringRef(E.Text).contains("OpenMP");
+    });
+  };
+  if (P ? !OpenMPErrors(*P) : !llvm::StringRef(Said).contains("OpenMP")) {
+    DiagOS << Said;
+    return P;
+  }
+  tooling::CompileCommand Without = Adjusted;
+  llvm::erase_if(Without.CommandLine, isOpenMPFlag);
+  std::string SaidWithout;
+  llvm::raw_string_ostream BufferedWithout(SaidWithout);
+  auto Q =
+      parseAdjustedWithPrelude(Command, Without, Unknown, File, Settings,
+                               BufferedWithout, Contents, SyntaxError, Policy);
+  if (!Q || (P && Q->Errors.size() >= P->Errors.size())) {
+    if (!Q)
+      llvm::consumeError(Q.takeError());
+    DiagOS << Said;
+    return P;
+  }
+  if (!P)
+    llvm::consumeError(P.takeError());
+  DiagOS << SaidWithout << "clang-maxcode: warning: '" << File
+         << "' read without OpenMP: Clang rejects its OpenMP code that the "
+            "build compiler accepts; its `#pragma omp` lines are kept as "
+            "they are\n";
+  return Q;
+}
+
+static llvm::Expected<ParsedFile> parseAdjustedWithPrelude(
+    const tooling::CompileCommand &Command,
+    const tooling::CompileCommand &Adjusted, std::vector<std::string> Unknown,
+    llvm::StringRef File, const ParseSettings &Settings,
+    llvm::raw_ostream &DiagOS, std::optional<llvm::StringRef> Contents,
+    bool *SyntaxError, ParseErrors Policy) {
   std::string PCH = precompiledPrelude(
       preludeFamily(Adjusted.CommandLine, File, Adjusted.Directory),
       Adjusted.Directory, llvm::sys::path::extension(File),
