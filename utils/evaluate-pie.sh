@@ -35,8 +35,11 @@ for dir in "$PIE"/p*/; do
   python3 -c "import sys; sys.exit(0 if '$t_status' == 'ok' and float('${t_ratio:-0}') == 1.0 else 1)" || bad=1
   f_status=-; f_ratio=-
   if [ -f "$dir/fast.cpp" ]; then
+    # The human solution is the reference, as written: some tie themselves
+    # to the machine (a GCC target pragma), which a search may not unasked.
     "$TOOL" --evaluate="$dir/fast.cpp" "$dir/slow.cpp" --tests="$dir/tests" \
-      --scope=file --measure=instructions --format=json -- -std=c++17 -O3 \
+      --scope=file --measure=instructions --allow-isa=native --format=json \
+      -- -std=c++17 -O3 \
       > "$out" 2>/dev/null
     f_status=$(field "$out" status); f_ratio=$(field "$out" ratio)
     python3 -c "import sys; sys.exit(0 if '$f_status' == 'ok' and float('${f_ratio:-0}') > 1 else 1)" || bad=1

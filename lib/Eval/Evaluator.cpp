@@ -1718,20 +1718,35 @@ static double savedShare(double Base, double Var, double Fl) {
 
 /// Whether the other measure, comparison \p C above its start-up floor
 /// \p FloorOther, cannot judge the speedup (crossCheck says why).
-static bool cannotJudge(const PairedComparison &C, double FloorOther) {
+static bool cannotJudge(const PairedComparison &C, double FloorOther,
+                        double SavedPrimary) {
+  // Judged at any ratio (2026-12-02), a program of two milliseconds, most
+  // of them its start-up, read 1.33x in one run and 0.95x in the next for
+  // the same honest 1.6x: its own work must be at least half its run. A
+  // variant a quarter slower than the baseline is judged whatever its work
+  // (one that sleeps, or leaves its work to the kernel).
+  // And a third of the saving the primary measure saw, in the share of
+  // the run that is work, must stand out of the other measure's noise (its
+  // runs' own, or its pairs' when those scatter more): otherwise what it
+  // says is noise either way.
+  double Noise = std::max(C.Noise, C.Spread);
   double VariableOther = C.BaselineMedian - FloorOther;
-  bool ResolvablySlower =
-      C.VariantMedian - C.BaselineMedian > 3 * C.Noise * C.BaselineMedian;
-  return !ResolvablySlower && (VariableOther < 0.25 * C.BaselineMedian ||
-                               VariableOther < 3 * C.Noise * C.BaselineMedian);
+  double Slower = C.VariantMedian - C.BaselineMedian;
+  bool ClearlySlower =
+      Slower > 3 * Noise * C.BaselineMedian && Slower > 0.25 * C.BaselineMedian;
+  if (ClearlySlower)
+    return false;
+  double WorkShare = VariableOther / C.BaselineMedian;
+  return WorkShare < 0.5 || SavedPrimary / 3 * WorkShare < 3 * Noise;
 }
 
 /// The note of a cross-check whose other measure, \p CrossMeasure, cannot
 /// judge; \p RawRatio is the ratio it saw.
 static std::string cannotJudgeNote(const std::string &CrossMeasure,
                                    double RawRatio) {
-  return llvm::formatv("not cross-checked: the baseline's own work is below "
-                       "what {0} resolves ({1:f2}x by {0})",
+  return llvm::formatv("not cross-checked: the baseline's own work, or the "
+                       "share of it saved, is below what {0} resolves "
+                       "({1:f2}x by {0})",
                        CrossMeasure, RawRatio)
       .str();
 }
@@ -1802,16 +1817,16 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   // that sleeps, or waits for a child, on a loaded machine), is no speedup.
   // Whether the other measure can judge, asked again after a second look;
   // when it cannot, the note says so.
+  double SavedPrimary =
+      savedShare(Out.BaselineCost, Out.VariantCost, FloorPrimary);
   auto CannotJudge = [&] {
-    if (!cannotJudge(C, FloorOther))
+    if (!cannotJudge(C, FloorOther, SavedPrimary))
       return false;
     Out.Notes.push_back(cannotJudgeNote(Out.CrossMeasure, C.RawRatio));
     return true;
   };
   if (CannotJudge())
     return;
-  double SavedPrimary =
-      savedShare(Out.BaselineCost, Out.VariantCost, FloorPrimary);
   double SavedOther = savedShare(C.BaselineMedian, C.VariantMedian, FloorOther);
   if (SavedOther < SavedPrimary / 3 && Other == MeasureMode::Time) {
     // A second look, six more pairs, before a verdict that denies.

@@ -23,6 +23,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/xxhash.h"
 
@@ -43,6 +44,8 @@ llvm::StringRef maxcode::apiCategoryName(ApiCategory C) {
     return "inline assembly";
   case ApiCategory::ProcessExit:
     return "process exit";
+  case ApiCategory::InstructionSet:
+    return "instruction set";
   case ApiCategory::FileSystem:
     return "file system";
   }
@@ -63,6 +66,8 @@ llvm::StringRef maxcode::apiCategoryKey(ApiCategory C) {
     return "asm";
   case ApiCategory::ProcessExit:
     return "exit";
+  case ApiCategory::InstructionSet:
+    return "isa";
   case ApiCategory::FileSystem:
     return "filesystem";
   }
@@ -308,6 +313,12 @@ public:
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!inMain(FD->getLocation()))
       return true;
+    // A function compiled for an instruction set the build did not ask for.
+    if (const auto *A = FD->getAttr<TargetAttr>())
+      add(ApiCategory::InstructionSet, "target attribute", A->getLocation());
+    if (const auto *A = FD->getAttr<TargetClonesAttr>())
+      add(ApiCategory::InstructionSet, "target_clones attribute",
+          A->getLocation());
     if (FD->isMain() && FD->getNumParams() >= 3)
       add(ApiCategory::MeasurementAwareness, "envp", FD->getLocation());
     if (!FD->doesThisDeclarationHaveABody())
@@ -422,8 +433,22 @@ private:
 /// Records every token the parser receives, and every pragma, in order.
 class TokenRecorder : public PPCallbacks {
 public:
-  TokenRecorder(Preprocessor &PP, std::vector<ScreenToken> &Out)
-      : PP(PP), SM(PP.getSourceManager()), Out(Out) {}
+  TokenRecorder(Preprocessor &PP, std::vector<ScreenToken> &Out,
+                std::vector<ApiUse> &Uses)
+      : PP(PP), SM(PP.getSourceManager()), Out(Out), Uses(Uses) {}
+
+  void InclusionDirective(SourceLocation HashLoc, const Token &,
+                          StringRef FileName, bool, CharSourceRange,
+                          OptionalFileEntryRef, StringRef, StringRef,
+                          const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    // The intrinsics of one instruction set: code that runs only where it
+    // is (immintrin.h's AVX, arm_neon.h's NEON).
+    llvm::StringRef Name = llvm::sys::path::filename(FileName);
+    if (Name.ends_with("intrin.h") || Name.starts_with("arm_neon") ||
+        Name.starts_with("arm_sve") || Name == "cpuid.h")
+      use(HashLoc, Name.str());
+  }
 
   void token(const Token &T) {
     if (T.is(tok::eof))
@@ -460,9 +485,35 @@ public:
     }
     place(Loc, S);
     Out.push_back(S);
+    // A GCC target pragma (or Clang's attribute pragma of one), or an
+    // optimize pragma that picks the machine; `#pragma` and `_Pragma` alike.
+    bool IsTarget = false, IsOptimize = false, IsGCC = false, IsClang = false;
+    for (llvm::StringRef W : Words) {
+      IsGCC |= W == "GCC";
+      IsClang |= W == "clang";
+      IsTarget |= W == "target" || W.starts_with("target(");
+      IsOptimize |= W == "optimize";
+    }
+    if (IsTarget && (IsGCC || IsClang))
+      use(Loc, "#pragma GCC target");
+    else if (IsGCC && IsOptimize &&
+             (llvm::StringRef(Text).contains("arch") ||
+              llvm::StringRef(Text).contains("tune")))
+      use(Loc, "#pragma GCC optimize with -march");
   }
 
 private:
+  void use(SourceLocation L, std::string Name) {
+    SourceLocation E = SM.getExpansionLoc(L);
+    if (!isMainFileText(SM, SM.getFileID(E)))
+      return;
+    ApiUse U;
+    U.Category = ApiCategory::InstructionSet;
+    U.Name = std::move(Name);
+    U.Line = SM.getExpansionLineNumber(E);
+    Uses.push_back(std::move(U));
+  }
+
   void place(SourceLocation L, ScreenToken &S) {
     SourceLocation E = SM.getExpansionLoc(L);
     auto [FID, Offset] = SM.getDecomposedLoc(E);
@@ -496,6 +547,7 @@ private:
   Preprocessor &PP;
   SourceManager &SM;
   std::vector<ScreenToken> &Out;
+  std::vector<ApiUse> &Uses;
 };
 
 class ScanConsumer : public ASTConsumer {
@@ -516,7 +568,7 @@ public:
 protected:
   bool BeginSourceFileAction(CompilerInstance &CI) override {
     Preprocessor &PP = CI.getPreprocessor();
-    auto Recorder = std::make_unique<TokenRecorder>(PP, Scan.Tokens);
+    auto Recorder = std::make_unique<TokenRecorder>(PP, Scan.Tokens, Scan.Uses);
     TokenRecorder *R = Recorder.get();
     PP.addPPCallbacks(std::move(Recorder));
     PP.setTokenWatcher([R](const Token &T) { R->token(T); });
@@ -786,7 +838,17 @@ std::optional<std::string> VariantScreen::judge(const FileScan &Orig,
   // parse, such as CUDA it does not know, is judged by its compiler alone).
   if (V.SyntaxError && !Orig.SyntaxError)
     return "does not parse: " + V.FirstError;
-  for (const ApiUse &U : V.Uses) {
+  // What reads a clock or starts a process is named before an intrinsics
+  // header that came with it.
+  std::vector<const ApiUse *> Uses;
+  for (const ApiUse &U : V.Uses)
+    Uses.push_back(&U);
+  llvm::stable_sort(Uses, [](const ApiUse *A, const ApiUse *B) {
+    return A->Category != ApiCategory::InstructionSet &&
+           B->Category == ApiCategory::InstructionSet;
+  });
+  for (const ApiUse *UP : Uses) {
+    const ApiUse &U = *UP;
     if (allowed(Orig, U))
       continue;
     std::string Key = U.Name == "/proc" || U.Name == "envp" || U.Name == "asm"
@@ -802,6 +864,12 @@ std::optional<std::string> VariantScreen::judge(const FileScan &Orig,
                        : U.Name == "envp" ? "main's environment parameter"
                        : U.Name == "asm"  ? "inline assembly"
                                           : U.Name;
+    // Portable by default: as a compiler needs -march.
+    if (U.Category == ApiCategory::InstructionSet)
+      return "adds " + What + " at line " + std::to_string(U.Line) +
+             ", which ties the program to an instruction set the original "
+             "does not need, so it would not run on every machine the "
+             "original runs on (allow it with --allow-isa=native or a list)";
     return "adds " + What + " (" + apiCategoryName(U.Category).str() +
            ") at line " + std::to_string(U.Line) +
            ", which the original does not use (allow it with --allow-api=" +

@@ -339,6 +339,10 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
     C.TimerPath = std::string(Timer);
   }
   C.AllowApis = Opts.AllowApis;
+  // --allow-isa lets the screen pass what ties the program to an
+  // instruction set, from any proposer.
+  if (!Opts.AllowIsa.empty())
+    C.AllowApis.push_back(apiCategoryKey(ApiCategory::InstructionSet).str());
   C.PassEnv = Opts.PassEnv;
   C.Protected = protectedPaths(Opts, StorePath);
   return C;

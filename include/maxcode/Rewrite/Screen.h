@@ -58,14 +58,19 @@ enum class ApiCategory {
   /// Ending the process early (exit, _exit, abort, ...): after printing a
   /// number of its choosing, before the harness prints the real one.
   ProcessExit,
+  /// Code that ties the binary to an instruction set or a machine: a GCC
+  /// `target` pragma, a `target` attribute, an intrinsics header. Allowed
+  /// with --allow-isa (its key here is "isa").
+  InstructionSet,
   FileSystem,
 };
 
 /// "process creation", "measurement awareness", "clock", "socket",
-/// "inline assembly", "process exit", "file system".
+/// "inline assembly", "process exit", "instruction set", "file system".
 llvm::StringRef apiCategoryName(ApiCategory C);
 /// The spelling --allow-api takes for a whole category: "process",
-/// "measurement", "clock", "socket", "asm", "exit", "filesystem".
+/// "measurement", "clock", "socket", "asm", "exit", "isa" (what --allow-isa
+/// allows), "filesystem".
 llvm::StringRef apiCategoryKey(ApiCategory C);
 
 /// The category of \p Symbol, a library function or variable by its C name
