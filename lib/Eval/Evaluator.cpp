@@ -1719,7 +1719,7 @@ static double savedShare(double Base, double Var, double Fl) {
 /// Whether the other measure, comparison \p C above its start-up floor
 /// \p FloorOther, cannot judge the speedup (crossCheck says why).
 static bool cannotJudge(const PairedComparison &C, double FloorOther,
-                        double SavedPrimary) {
+                        double SavedPrimary, bool LargeClaim) {
   // Judged at any ratio (2026-12-02), a program of two milliseconds, most
   // of them its start-up, read 1.33x in one run and 0.95x in the next for
   // the same honest 1.6x: its own work must be at least half its run. A
@@ -1732,11 +1732,19 @@ static bool cannotJudge(const PairedComparison &C, double FloorOther,
   double Noise = std::max(C.Noise, C.Spread);
   double VariableOther = C.BaselineMedian - FloorOther;
   double Slower = C.VariantMedian - C.BaselineMedian;
-  bool ClearlySlower =
-      Slower > 3 * Noise * C.BaselineMedian && Slower > 0.25 * C.BaselineMedian;
+  // (Slower at all beside a claim above 10x; a quarter slower beside a
+  // small one, whose wall time may scatter that far.)
+  bool ClearlySlower = Slower > 3 * Noise * C.BaselineMedian &&
+                       (LargeClaim || Slower > 0.25 * C.BaselineMedian);
   if (ClearlySlower)
     return false;
   double WorkShare = VariableOther / C.BaselineMedian;
+  // A claim above 10x is judged wherever the work is a quarter of the run
+  // and above the runs' own noise, as before: a loaded machine's scattered
+  // pairs must not let a bench that silenced its own metric (98536x)
+  // through unjudged.
+  if (LargeClaim)
+    return WorkShare < 0.25 || WorkShare < 3 * C.Noise;
   return WorkShare < 0.5 || SavedPrimary / 3 * WorkShare < 3 * Noise;
 }
 
@@ -1820,7 +1828,7 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   double SavedPrimary =
       savedShare(Out.BaselineCost, Out.VariantCost, FloorPrimary);
   auto CannotJudge = [&] {
-    if (!cannotJudge(C, FloorOther, SavedPrimary))
+    if (!cannotJudge(C, FloorOther, SavedPrimary, Out.Ratio > 10))
       return false;
     Out.Notes.push_back(cannotJudgeNote(Out.CrossMeasure, C.RawRatio));
     return true;
