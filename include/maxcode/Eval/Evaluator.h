@@ -265,6 +265,10 @@ private:
   /// check runs (BaselineRunCost): the costliest, where a faster program
   /// shows; input size only breaks ties.
   void chooseTimedTests();
+  /// Under --measure=instructions, each test's cost to the baseline by
+  /// instructions, in BaselineRunCost (the sets with more tests than are
+  /// timed only).
+  llvm::Error countBaselineTests();
   /// Re-measures verified \p R's variant \p B on the held-out timed inputs
   /// and makes that the ratio \p R reports (rule 10), saying so when it is
   /// fast only on the inputs the search saw.
@@ -278,7 +282,8 @@ private:
   /// Indices into Tests.
   std::vector<size_t> Feedback, HeldOut, TimedTests, TimedHeldOut;
   TimingSet Timing = TimingSet::Feedback;
-  /// Each test's cost in the baseline's check run: CPU seconds, then wall.
+  /// Each test's cost in the baseline's check run: CPU seconds (under
+  /// --measure=instructions, instructions; countBaselineTests), then wall.
   std::vector<std::pair<double, double>> BaselineRunCost;
   /// Each test's outputs in the baseline's check runs, where they hold
   /// decimals (two runs): what a variant's answers are held to.
