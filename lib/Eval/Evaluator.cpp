@@ -1678,8 +1678,9 @@ struct Evaluator::CrossCheckState {
                   bool Bench)
       : E(E), B(B), Out(Out), Other(Other), Bench(Bench) {}
 
-  /// One measurement of \p X by the other measure: its cost.
-  llvm::Expected<double> measureOther(Built &X);
+  /// One measurement of \p X by the other measure: its cost; by time, the
+  /// CPU seconds it spent go to \p Cpu.
+  llvm::Expected<double> measureOther(Built &X, double *Cpu);
   /// \p N more pairs into A and V; false when measuring failed (Out then
   /// says why).
   bool measurePairs(unsigned N);
@@ -1692,9 +1693,12 @@ struct Evaluator::CrossCheckState {
   MeasureMode Other;
   bool Bench;
   std::vector<double> A, V;
+  /// The baseline's CPU seconds in each pair, where timed in program mode.
+  std::vector<double> ACpu;
 };
 
-llvm::Expected<double> Evaluator::CrossCheckState::measureOther(Built &X) {
+llvm::Expected<double>
+Evaluator::CrossCheckState::measureOther(Built &X, double *Cpu) {
   if (Bench) {
     auto W = E.measureBench(X, nullptr, /*WallOnly=*/true);
     if (!W)
@@ -1704,23 +1708,28 @@ llvm::Expected<double> Evaluator::CrossCheckState::measureOther(Built &X) {
   if (&X == E.Baseline.get() && Other == MeasureMode::Instructions &&
       !E.baselineCost()[Other].empty())
     return sum(E.baselineCost()[Other]);
-  auto C = E.measureOnce(X, Other, nullptr);
+  EvalResult Usage;
+  auto C = E.measureOnce(X, Other, Cpu ? &Usage : nullptr);
   if (!C)
     return C.takeError();
   if (&X == E.Baseline.get() && Other == MeasureMode::Instructions)
     E.baselineCost()[Other] = *C;
+  if (Cpu)
+    *Cpu = Usage.UserSeconds + Usage.SystemSeconds;
   return sum(*C);
 }
 
 bool Evaluator::CrossCheckState::measurePairs(unsigned N) {
+  bool ByCpu = !Bench && Other == MeasureMode::Time;
   for (unsigned I = 0; I < N; ++I) {
-    auto CA = measureOther(*E.Baseline);
+    double Cpu = 0;
+    auto CA = measureOther(*E.Baseline, ByCpu ? &Cpu : nullptr);
     if (!CA) {
       Out.Notes.push_back("not cross-checked: " +
                           llvm::toString(CA.takeError()));
       return false;
     }
-    auto CV = measureOther(B);
+    auto CV = measureOther(B, nullptr);
     if (!CV) {
       // The variant fails when measured the other way: not a speedup.
       recordFailure(CV.takeError(), Out);
@@ -1729,6 +1738,8 @@ bool Evaluator::CrossCheckState::measurePairs(unsigned N) {
     }
     A.push_back(*CA);
     V.push_back(*CV);
+    if (ByCpu)
+      ACpu.push_back(Cpu);
   }
   return true;
 }
@@ -1750,9 +1761,24 @@ static double savedShare(double Base, double Var, double Fl) {
   return Variable > 0 ? (Base - Var) / Variable : 0;
 }
 
-/// Whether the other measure, comparison \p C above its start-up floor
-/// \p FloorOther, cannot judge the speedup (crossCheck says why).
-static bool cannotJudge(const PairedComparison &C, double FloorOther,
+/// The baseline's own work by the other measure in comparison \p C: its
+/// cost above the start-up floor \p FloorOther, and by time no more than
+/// the CPU seconds \p Cpu it spent (none known: empty). A baseline that
+/// sleeps, or waits on a device or the disk, for most of its run does none
+/// of the work instructions count meanwhile: a saving of its work is judged
+/// against that work, not against its sleep (a 2 s sleep beside 20 ms of
+/// work read an honest 2.2x by instructions as 1.001x by time, "suspect").
+static double baselineWork(const PairedComparison &C, double FloorOther,
+                           llvm::ArrayRef<double> Cpu) {
+  double Work = C.BaselineMedian - FloorOther;
+  if (!Cpu.empty())
+    Work = std::min(Work, median(Cpu) - FloorOther);
+  return Work;
+}
+
+/// Whether the other measure, comparison \p C with the baseline's own work
+/// \p Work (baselineWork), cannot judge the speedup (crossCheck says why).
+static bool cannotJudge(const PairedComparison &C, double Work,
                         double SavedPrimary, bool LargeClaim) {
   // Judged at any ratio (2026-12-02), a program of two milliseconds, most
   // of them its start-up, read 1.33x in one run and 0.95x in the next for
@@ -1764,7 +1790,6 @@ static bool cannotJudge(const PairedComparison &C, double FloorOther,
   // runs' own, or its pairs' when those scatter more): otherwise what it
   // says is noise either way.
   double Noise = std::max(C.Noise, C.Spread);
-  double VariableOther = C.BaselineMedian - FloorOther;
   double Slower = C.VariantMedian - C.BaselineMedian;
   // (Slower at all beside a claim above 10x; a quarter slower beside a
   // small one, whose wall time may scatter that far.)
@@ -1772,7 +1797,7 @@ static bool cannotJudge(const PairedComparison &C, double FloorOther,
                        (LargeClaim || Slower > 0.25 * C.BaselineMedian);
   if (ClearlySlower)
     return false;
-  double WorkShare = VariableOther / C.BaselineMedian;
+  double WorkShare = Work / C.BaselineMedian;
   // A claim above 10x is judged wherever the work is a quarter of the run
   // and above the runs' own noise, as before: a loaded machine's scattered
   // pairs must not let a bench that silenced its own metric (98536x)
@@ -1862,14 +1887,22 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   double SavedPrimary =
       savedShare(Out.BaselineCost, Out.VariantCost, FloorPrimary);
   auto CannotJudge = [&] {
-    if (!cannotJudge(C, FloorOther, SavedPrimary, Out.Ratio > 10))
+    if (!cannotJudge(C, baselineWork(C, FloorOther, X.ACpu), SavedPrimary,
+                     Out.Ratio > 10))
       return false;
     Out.Notes.push_back(cannotJudgeNote(Out.CrossMeasure, C.RawRatio));
     return true;
   };
   if (CannotJudge())
     return;
-  double SavedOther = savedShare(C.BaselineMedian, C.VariantMedian, FloorOther);
+  // The share of the baseline's own work the variant saved by the other
+  // measure.
+  auto SavedByOther = [&] {
+    double Work = baselineWork(C, FloorOther, X.ACpu);
+    return Work > 0 ? (C.BaselineMedian - C.VariantMedian) / Work
+                    : savedShare(C.BaselineMedian, C.VariantMedian, 0);
+  };
+  double SavedOther = SavedByOther();
   if (SavedOther < SavedPrimary / 3 && Other == MeasureMode::Time) {
     // A second look, six more pairs, before a verdict that denies.
     if (!X.measurePairs(6))
@@ -1878,7 +1911,7 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
     Out.CrossRatio = C.RawRatio;
     if (CannotJudge())
       return;
-    SavedOther = savedShare(C.BaselineMedian, C.VariantMedian, FloorOther);
+    SavedOther = SavedByOther();
   }
   MAXCODE_DEBUG(llvm::dbgs()
                 << DEBUG_TYPE << ": cross-check saved " << SavedPrimary
