@@ -92,7 +92,7 @@ llvm::Expected<double> maxcode::cudaKernelCost(const CuptiReport &R) {
 }
 
 llvm::Expected<std::vector<KernelTime>>
-maxcode::profileKernels(llvm::StringRef Command, llvm::StringRef WorkDir,
+maxcode::profileKernels(llvm::StringRef Command, const CommandPlacement &Place,
                         llvm::StringRef Library, double TimeoutSeconds) {
   if (llvm::Error E = checkCudaMeasurable(Library))
     return E;
@@ -107,10 +107,9 @@ maxcode::profileKernels(llvm::StringRef Command, llvm::StringRef WorkDir,
   // The user's own command, unmodified: it keeps the user's environment.
   Spec.InheritEnvironment = true;
   Spec.Argv = {"/bin/sh", "-c", Command.str()};
-  Spec.WorkingDir = WorkDir.str();
   Spec.Env = cuptiEnvironment(Library, Dir, CuptiPass::Timing);
   Spec.Limits.WallSeconds = TimeoutSeconds;
-  auto R = runProcess(Spec);
+  auto R = runProcess(Place ? Place(std::move(Spec), Dir) : Spec);
   if (!R)
     return R.takeError();
   if (!R->succeeded())

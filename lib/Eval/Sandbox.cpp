@@ -320,6 +320,38 @@ ProcessSpec maxcode::sandboxed(ProcessSpec Spec, const SandboxPolicy &Policy) {
   return Spec;
 }
 
+ProcessSpec maxcode::inTreeCopy(ProcessSpec Spec, const TreeCopyView &View) {
+  llvm::SmallString<256> Cwd(Spec.WorkingDir);
+  if (Cwd.empty())
+    (void)llvm::sys::fs::current_path(Cwd);
+  if (!View.Bwrap) {
+    if (!View.Copy.empty() && within(Cwd, View.Tree))
+      Spec.WorkingDir =
+          View.Copy + Cwd.substr(cleanPath(View.Tree).size()).str();
+    return Spec;
+  }
+  // Mounts in order, each over the ones before: the machine read-only (its
+  // devices as they are: a GPU's, a terminal's), the temporary folder and
+  // the command's report folders writable, the copy over the tree.
+  std::vector<std::string> A = {"bwrap", "--die-with-parent", "--ro-bind",
+                                "/",     "/",                 "--dev-bind",
+                                "/dev",  "/dev"};
+  llvm::SmallString<128> Tmp;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Tmp);
+  std::vector<std::string> Writable = {std::string(Tmp)};
+  llvm::append_range(Writable, View.Writable);
+  for (const std::string &W : Writable)
+    if (llvm::sys::fs::is_directory(W))
+      A.insert(A.end(), {"--bind", W, W});
+  if (!View.Copy.empty())
+    A.insert(A.end(), {"--bind", View.Copy, cleanPath(View.Tree)});
+  A.insert(A.end(), {"--chdir", std::string(Cwd), "--"});
+  A.insert(A.end(), Spec.Argv.begin(), Spec.Argv.end());
+  Spec.Argv = std::move(A);
+  Spec.WorkingDir.clear();
+  return Spec;
+}
+
 llvm::Expected<SupervisorReport>
 maxcode::parseSupervisorReport(llvm::StringRef Text) {
   auto Malformed = [](const llvm::Twine &Why) {

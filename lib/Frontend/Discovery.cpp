@@ -136,13 +136,6 @@ maxcode::discoverAndRank(const LoadedDatabase &DB,
     std::move(Parsed->Targets.begin(), Parsed->Targets.end(),
               std::back_inserter(All));
   }
-  if (!Opts.ProfileCommand.empty()) {
-    auto Profile = runUnderCallgrind(Opts.ProfileCommand, Opts.ProfileDirectory,
-                                     Opts.ProfileTimeoutSeconds);
-    if (!Profile)
-      return Profile.takeError();
-    attributeProfile(*Profile, All);
-  }
   rankTargets(All);
   return All;
 }

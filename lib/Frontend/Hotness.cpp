@@ -14,7 +14,8 @@
 using namespace maxcode;
 
 llvm::Expected<CallgrindProfile>
-maxcode::runUnderCallgrind(llvm::StringRef Command, llvm::StringRef WorkDir,
+maxcode::runUnderCallgrind(llvm::StringRef Command,
+                           const CommandPlacement &Place,
                            double TimeoutSeconds) {
   llvm::SmallString<128> Dir;
   if (std::error_code EC =
@@ -37,9 +38,8 @@ maxcode::runUnderCallgrind(llvm::StringRef Command, llvm::StringRef WorkDir,
                "/bin/sh",
                "-c",
                Command.str()};
-  Spec.WorkingDir = WorkDir.str();
   Spec.Limits.WallSeconds = TimeoutSeconds;
-  auto R = runProcess(Spec);
+  auto R = runProcess(Place ? Place(std::move(Spec), Dir) : Spec);
   if (!R)
     return R.takeError();
   if (!R->succeeded())

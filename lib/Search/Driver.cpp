@@ -103,6 +103,90 @@ std::string cuptiLibraryPath(const RunOptions &Opts) {
   return llvm::sys::fs::exists(Cupti) ? std::string(Cupti) : "";
 }
 
+/// Where --profile-cmd runs (DESIGN section 7; inTreeCopy): in project
+/// mode, or with --project-root, in a copy of the project's tree, made for
+/// it and removed after; in program mode (whose profile runs a program
+/// built elsewhere) with the machine read-only. A tree too large to copy
+/// (--max-tree-size), or one that holds the scratch folder, is shown
+/// read-only, with a note. Without bubblewrap nothing can be read-only:
+/// program mode's profile then runs where it is started, as the user would
+/// run it.
+class ProfilePlace {
+public:
+  static llvm::Expected<ProfilePlace> make(const RunOptions &Opts,
+                                           llvm::raw_ostream &Err) {
+    ProfilePlace P;
+    bool Project = !Opts.BuildCmd.empty() || !Opts.ProjectRoot.empty();
+    std::string First = Opts.Sources.empty()
+                            ? makeAbsolutePath(".")
+                            : makeAbsolutePath(Opts.Sources.front());
+    P.View.Tree = Opts.ProjectRoot.empty()
+                      ? defaultProjectRoot(First, Opts.BuildPath)
+                      : makeAbsolutePath(Opts.ProjectRoot);
+    auto Mode = resolveSandboxMode(Opts.Sandbox);
+    P.View.Bwrap = Mode && *Mode == SandboxMode::Bwrap;
+    if (!Mode)
+      llvm::consumeError(Mode.takeError());
+    if (!Project)
+      return P;
+    auto Dir = ScratchDir::create("maxcode-profile-tree", Opts.ScratchRoot,
+                                  int(geteuid()));
+    if (!Dir)
+      return Dir.takeError();
+    P.Dir.emplace(std::move(*Dir));
+    llvm::SmallString<256> Copy(P.Dir->path());
+    llvm::sys::path::append(Copy, "tree");
+    std::vector<std::string> Excluded = protectedPaths(Opts, Opts.StorePath);
+    Excluded.push_back(P.Dir->path());
+    bool HoldsScratch =
+        llvm::StringRef(P.Dir->path()).starts_with(P.View.Tree + "/");
+    auto Size = HoldsScratch
+                    ? llvm::Expected<TreeStats>(llvm::createStringError(
+                          "it holds the scratch folder"))
+                    : measureTree(P.View.Tree, Excluded, Opts.MaxTreeBytes);
+    if (Size)
+      Size = copyTree(P.View.Tree, Copy, Excluded);
+    if (!Size) {
+      llvm::WithColor::note(Err, "clang-maxcode")
+          << "the profile command sees '" << P.View.Tree
+          << "' read-only, not a copy (" << llvm::toString(Size.takeError())
+          << ")\n";
+      if (!P.View.Bwrap)
+        return llvm::createStringError(
+            "the profile command would run in your tree '" + P.View.Tree +
+            "': it cannot be copied, and without bubblewrap it cannot be "
+            "shown read-only; give a smaller --project-root");
+      return P;
+    }
+    P.View.Copy = std::string(Copy);
+    return P;
+  }
+
+  /// \p E, a failure of the command, with what it may write.
+  llvm::Error explain(llvm::Error E) const {
+    if (!View.Bwrap || !View.Copy.empty())
+      return E;
+    return llvm::createStringError(
+        llvm::toString(std::move(E)) +
+        "\n(the profile command runs with your files read-only: it may "
+        "write to the temporary folder; with --project-root it runs in a "
+        "writable copy of that folder)");
+  }
+
+  /// Places a command in the view, the folder \p Writable writable.
+  CommandPlacement placement() const {
+    return [this](ProcessSpec Spec, llvm::StringRef Writable) {
+      TreeCopyView V = View;
+      V.Writable.push_back(Writable.str());
+      return inTreeCopy(std::move(Spec), V);
+    };
+  }
+
+private:
+  std::optional<ScratchDir> Dir;
+  TreeCopyView View;
+};
+
 /// The targets of the sources, ranked by --profile-cmd when given: by GPU
 /// time under CUPTI when the sources define kernels (the CPU cost of a CUDA
 /// program says little about its kernels), else by callgrind's cost.
@@ -114,19 +198,24 @@ discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
   auto Targets = discoverAndRank(DB, Opts.Sources, D, Err, Report);
   if (!Targets || Opts.ProfileCmd.empty())
     return Targets;
+  auto Place = ProfilePlace::make(Opts, Err);
+  if (!Place)
+    return Place.takeError();
   if (llvm::any_of(*Targets, [](const Target &T) {
         return T.Kind == TargetKind::CudaKernel;
       })) {
-    auto Times = profileKernels(Opts.ProfileCmd, "", cuptiLibraryPath(Opts),
-                                D.ProfileTimeoutSeconds);
+    auto Times =
+        profileKernels(Opts.ProfileCmd, Place->placement(),
+                       cuptiLibraryPath(Opts), D.ProfileTimeoutSeconds);
     if (!Times)
-      return Times.takeError();
+      return Place->explain(Times.takeError());
     attributeKernelTimes(*Times, *Targets);
   } else {
     auto Profile =
-        runUnderCallgrind(Opts.ProfileCmd, "", D.ProfileTimeoutSeconds);
+        runUnderCallgrind(Opts.ProfileCmd, Place->placement(),
+                          D.ProfileTimeoutSeconds);
     if (!Profile)
-      return Profile.takeError();
+      return Place->explain(Profile.takeError());
     attributeProfile(*Profile, *Targets);
   }
   rankTargets(*Targets);

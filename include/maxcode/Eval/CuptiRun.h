@@ -47,12 +47,12 @@ llvm::Expected<CuptiReport> readCuptiReports(llvm::StringRef OutputDir);
 /// kernel, or whose kernel list is incomplete, cannot be measured.
 llvm::Expected<double> cudaKernelCost(const CuptiReport &R);
 
-/// Runs \p Command (through /bin/sh, in \p WorkDir) under the timing pass
-/// and returns each kernel's GPU time, most first (--profile-cmd).
-llvm::Expected<std::vector<KernelTime>> profileKernels(llvm::StringRef Command,
-                                                       llvm::StringRef WorkDir,
-                                                       llvm::StringRef Library,
-                                                       double TimeoutSeconds);
+/// Runs \p Command (through /bin/sh, placed by \p Place as
+/// runUnderCallgrind's) under the timing pass and returns each kernel's GPU
+/// time, most first (--profile-cmd).
+llvm::Expected<std::vector<KernelTime>>
+profileKernels(llvm::StringRef Command, const CommandPlacement &Place,
+               llvm::StringRef Library, double TimeoutSeconds);
 
 } // namespace maxcode
 

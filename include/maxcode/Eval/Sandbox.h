@@ -86,6 +86,26 @@ llvm::Expected<SandboxMode> resolveSandboxMode(SandboxMode Requested);
 /// user to run as.
 ProcessSpec sandboxed(ProcessSpec Spec, const SandboxPolicy &Policy);
 
+/// Where the user's own command runs when it must leave the user's tree as
+/// it was (--profile-cmd; DESIGN section 7). It is the user's command, with
+/// the user's environment and rights: nothing is hidden from it, but with
+/// bubblewrap the whole machine is read-only to it, except a writable copy
+/// of the tree shown at the tree's own path (so its build folder and its
+/// absolute paths hold, and what it writes there goes to the copy), the
+/// system's temporary folder and the folders in Writable. Without
+/// bubblewrap it starts in the copy where it would have started in the
+/// tree: relative paths land in the copy, absolute ones into the tree do
+/// not (the docs say so).
+struct TreeCopyView {
+  std::string Tree; ///< The user's folder, left unchanged.
+  std::string Copy; ///< Its copy; empty when there is none (read-only).
+  std::vector<std::string> Writable;
+  bool Bwrap = false;
+};
+
+/// \p Spec, run in \p View.
+ProcessSpec inTreeCopy(ProcessSpec Spec, const TreeCopyView &View);
+
 /// Why a program under \p P may not find what it reads, when it is so: a
 /// path the policy shows (reads, writes, runs) that the sandbox's user
 /// cannot read itself (as root, builds and runs are an unprivileged user's;

@@ -20,11 +20,7 @@ namespace maxcode {
 
 struct DiscoveryOptions {
   ParseSettings Settings;
-  /// Measure hotness by running this command under callgrind; empty for the
-  /// static estimate.
-  std::string ProfileCommand;
-  /// Folder the profile command runs in; empty for the current one.
-  std::string ProfileDirectory;
+  /// The longest a --profile-cmd may run (the search's driver runs it).
   double ProfileTimeoutSeconds = 600;
 };
 

@@ -15,6 +15,7 @@
 #define MAXCODE_FRONTEND_PROFILE_H
 
 #include "maxcode/Frontend/Target.h"
+#include "maxcode/Support/Process.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -82,12 +83,13 @@ struct KernelTime {
 void attributeKernelTimes(llvm::ArrayRef<KernelTime> Times,
                           std::vector<Target> &Targets);
 
-/// Runs \p Command (through /bin/sh, in \p WorkDir) under
-/// `valgrind --tool=callgrind`, children traced, and returns the merged
-/// profile of every process. Fails with the command's output when it fails.
-llvm::Expected<CallgrindProfile> runUnderCallgrind(llvm::StringRef Command,
-                                                   llvm::StringRef WorkDir,
-                                                   double TimeoutSeconds);
+/// Runs \p Command (through /bin/sh, placed by \p Place: never in the
+/// user's tree, see inTreeCopy) under `valgrind --tool=callgrind`, children
+/// traced, and returns the merged profile of every process. Fails with the
+/// command's output when it fails.
+llvm::Expected<CallgrindProfile>
+runUnderCallgrind(llvm::StringRef Command, const CommandPlacement &Place,
+                  double TimeoutSeconds);
 
 } // namespace maxcode
 

@@ -130,6 +130,12 @@ struct ProcessResult {
 /// a successful ProcessResult describing that failure.
 llvm::Expected<ProcessResult> runProcess(const ProcessSpec &Spec);
 
+/// Where a user's own command is run: \p Spec as it is to run, given a
+/// folder it must be able to write (its report's); the identity where
+/// nothing says otherwise.
+using CommandPlacement =
+    std::function<ProcessSpec(ProcessSpec Spec, llvm::StringRef Writable)>;
+
 /// The variables a child gets from the parent's environment by default:
 /// what compilers, shells and the C library need, nothing that holds a
 /// credential (PATH, LANG, LC_*, TZ, LD_LIBRARY_PATH, CUDA's paths, ...).
