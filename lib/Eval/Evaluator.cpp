@@ -1697,8 +1697,8 @@ struct Evaluator::CrossCheckState {
   std::vector<double> ACpu;
 };
 
-llvm::Expected<double>
-Evaluator::CrossCheckState::measureOther(Built &X, double *Cpu) {
+llvm::Expected<double> Evaluator::CrossCheckState::measureOther(Built &X,
+                                                                double *Cpu) {
   if (Bench) {
     auto W = E.measureBench(X, nullptr, /*WallOnly=*/true);
     if (!W)

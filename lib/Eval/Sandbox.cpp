@@ -333,9 +333,9 @@ ProcessSpec maxcode::inTreeCopy(ProcessSpec Spec, const TreeCopyView &View) {
   // Mounts in order, each over the ones before: the machine read-only (its
   // devices as they are: a GPU's, a terminal's), the temporary folder and
   // the command's report folders writable, the copy over the tree.
-  std::vector<std::string> A = {"bwrap", "--die-with-parent", "--ro-bind",
-                                "/",     "/",                 "--dev-bind",
-                                "/dev",  "/dev"};
+  std::vector<std::string> A = {
+      "bwrap", "--die-with-parent", "--ro-bind", "/",
+      "/",     "--dev-bind",        "/dev",      "/dev"};
   llvm::SmallString<128> Tmp;
   llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Tmp);
   std::vector<std::string> Writable = {std::string(Tmp)};

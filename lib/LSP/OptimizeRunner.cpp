@@ -105,6 +105,7 @@ std::optional<OptimizeProgress> lsp::parseProgressLine(llvm::StringRef Line) {
   std::optional<int64_t> Budget = getInteger(*J, "budget");
   P.Budget = Budget && *Budget > 0 ? static_cast<unsigned>(*Budget) : 0;
   P.BestSpeedup = getNumber(*J, "best_speedup").value_or(1.0);
+  P.SecondsLeft = getNumber(*J, "seconds_left");
   return P;
 }
 

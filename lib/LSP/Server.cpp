@@ -40,6 +40,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
+#include <cmath>
 #include <condition_variable>
 #include <functional>
 #include <future>
@@ -1120,6 +1121,8 @@ void Server::Impl::reportProgress(Job &J, const OptimizeProgress &P) {
   if (P.Budget)
     Message += "/" + std::to_string(P.Budget);
   Message += " evaluations, best " + formatSpeedup(P.BestSpeedup);
+  if (P.SecondsLeft && P.Budget && P.Evaluations < P.Budget)
+    Message += ", ~" + std::to_string(std::lround(*P.SecondsLeft)) + " s left";
   json Value = {{"kind", "report"}, {"message", Message}};
   if (P.Budget)
     Value["percentage"] =

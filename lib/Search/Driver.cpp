@@ -19,6 +19,7 @@
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
 #include "maxcode/Support/Process.h"
+#include "maxcode/Support/StatusLine.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -211,9 +212,8 @@ discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
       return Place->explain(Times.takeError());
     attributeKernelTimes(*Times, *Targets);
   } else {
-    auto Profile =
-        runUnderCallgrind(Opts.ProfileCmd, Place->placement(),
-                          D.ProfileTimeoutSeconds);
+    auto Profile = runUnderCallgrind(Opts.ProfileCmd, Place->placement(),
+                                     D.ProfileTimeoutSeconds);
     if (!Profile)
       return Place->explain(Profile.takeError());
     attributeProfile(*Profile, *Targets);
@@ -535,42 +535,68 @@ private:
 
 /// Progress: a line on stderr when it is a terminal, JSON lines to a file
 /// when asked (the editor integration reads them).
+/// The search's progress: a status line on a terminal (StatusLine), and
+/// --progress-file's lines. The time left is the measured wall time of an
+/// evaluation the store did not answer (its build, checks and timed runs,
+/// as many at once as the search runs) times the evaluations left: of the
+/// batches after the first when there are any (the first also copies and
+/// prepares the build workers' trees), else of the first.
 class ProgressReporter : public SearchObserver {
 public:
-  ProgressReporter(llvm::raw_ostream &Err, std::string File)
-      : Err(Err), File(std::move(File)),
-        Terminal(llvm::sys::Process::StandardErrIsDisplayed()) {}
+  ProgressReporter(StatusLine &Line, std::string File)
+      : Line(Line), File(std::move(File)) {}
+  void nodeAdded(const Node &N) override {
+    if (N.Parent >= 0 && !N.Result.FromCache)
+      ++Fresh;
+  }
   void progress(unsigned Done, unsigned Budget, double Best,
                 double Elapsed) override {
-    if (Terminal) {
-      double Left = Done ? Elapsed / Done * (Budget - Done) : 0;
-      Err << llvm::formatv(
-          "\r[{0}/{1}] best {2:f3}x  {3:f0} s elapsed, ~{4:f0} "
-          "s left   ",
-          Done, Budget, Best, Elapsed, Left);
-      if (Done == Budget)
-        Err << "\n";
-      Err.flush();
+    double Batch = Elapsed - LastElapsed;
+    LastElapsed = Elapsed;
+    if (Fresh) {
+      (Batches++ ? Later : First).add(Batch, Fresh);
+      Fresh = 0;
     }
+    const Rate &R = Later.Evaluations ? Later : First;
+    double Each = R.Evaluations ? R.Seconds / R.Evaluations : 0;
+    double Left = Each * (Budget > Done ? Budget - Done : 0);
+    Line.show(
+        Done >= Budget
+            ? llvm::formatv("[{0}/{1}] best {2:f3}x  {3:f0} s elapsed; "
+                            "verifying the best",
+                            Done, Budget, Best, Elapsed)
+                  .str()
+            : llvm::formatv("[{0}/{1}] best {2:f3}x  {3:f0} s elapsed, ~{4:f0} "
+                            "s left, then the verification",
+                            Done, Budget, Best, Elapsed, Left)
+                  .str());
     if (!File.empty()) {
       std::error_code EC;
       llvm::raw_fd_ostream OS(File, EC, llvm::sys::fs::OF_Append);
       if (!EC)
         OS << llvm::json::Value(llvm::json::Object{{"evaluations", Done},
                                                    {"budget", Budget},
-                                                   {"best_speedup", Best}})
+                                                   {"best_speedup", Best},
+                                                   {"elapsed_seconds", Elapsed},
+                                                   {"seconds_left", Left}})
            << "\n";
     }
   }
-  void finish() {
-    if (Terminal)
-      Err << "\n";
-  }
 
 private:
-  llvm::raw_ostream &Err;
+  struct Rate {
+    double Seconds = 0;
+    unsigned Evaluations = 0;
+    void add(double S, unsigned N) {
+      Seconds += S;
+      Evaluations += N;
+    }
+  };
+  StatusLine &Line;
   std::string File;
-  bool Terminal;
+  unsigned Fresh = 0, Batches = 0;
+  double LastElapsed = 0;
+  Rate First, Later;
 };
 
 std::string configJSON(const RunOptions &Opts, const SearchConfig &C,
@@ -834,7 +860,9 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
 } // namespace
 
 llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
-                                                 llvm::raw_ostream &Diag) {
+                                                 llvm::raw_ostream &Err) {
+  // Everything said while the search runs goes above its progress line.
+  StatusLine Diag(Err, llvm::sys::Process::StandardErrIsDisplayed());
   // A missing endpoint is said before anything is built.
   if (llvm::Error E = checkLLMOptions(Opts))
     return E;
@@ -867,7 +895,7 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
   Engine.addObserver(Store->get());
   Engine.addObserver(&Progress);
   SearchResult R = Engine.run(S.T, S.Eval->originalText());
-  Progress.finish();
+  Diag.keep();
   warnAboutLosses(**Store, R, Diag);
   SearchSummary Sum = summarizeSearch(Opts, S, Config, R, *Run);
   if (R.StopReason == "interrupted") {

@@ -109,10 +109,15 @@ TEST(ProgressLineTest, ReadsLinesAndSkipsOthers) {
   EXPECT_EQ(P->Evaluations, 3u);
   EXPECT_EQ(P->Budget, 20u);
   EXPECT_DOUBLE_EQ(P->BestSpeedup, 1.25);
+  EXPECT_FALSE(P->SecondsLeft);
   P = parseProgressLine(R"({"evaluations": 1})");
   ASSERT_TRUE(P);
   EXPECT_EQ(P->Budget, 0u);
   EXPECT_DOUBLE_EQ(P->BestSpeedup, 1.0);
+  P = parseProgressLine(
+      R"({"evaluations": 4, "budget": 8, "best_speedup": 2, "seconds_left": 12.5})");
+  ASSERT_TRUE(P && P->SecondsLeft);
+  EXPECT_DOUBLE_EQ(*P->SecondsLeft, 12.5);
   EXPECT_FALSE(parseProgressLine(R"({"evaluations": )"));
   EXPECT_FALSE(parseProgressLine(R"({"budget": 3})"));
   EXPECT_FALSE(parseProgressLine(R"({"evaluations": -1})"));

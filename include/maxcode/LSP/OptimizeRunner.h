@@ -46,6 +46,9 @@ struct OptimizeProgress {
   unsigned Evaluations = 0; ///< Done so far.
   unsigned Budget = 0;      ///< Total; 0 when unknown.
   double BestSpeedup = 1.0; ///< Best verified-so-far speedup.
+  /// The search's estimate of the time its evaluations still take, in
+  /// seconds; absent when it gave none.
+  std::optional<double> SecondsLeft;
 };
 
 struct OptimizeResult {
