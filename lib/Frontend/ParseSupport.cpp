@@ -66,5 +66,17 @@ void SyntaxAwarePrinter::HandleDiagnostic(DiagnosticsEngine::Level Level,
                                           const Diagnostic &Info) {
   if (Level >= DiagnosticsEngine::Error && isSyntaxDiagnostic(Info))
     SawSyntaxError = true;
+  // The project's own warnings are its build's business, not the tool's: a
+  // search of a real project printed a brace-style warning of the file it
+  // read. Errors, which block targets, are shown with their notes.
+  if (Level == DiagnosticsEngine::Note ? !ShowNotes
+                                       : Level < DiagnosticsEngine::Error) {
+    if (Level != DiagnosticsEngine::Note)
+      ShowNotes = false;
+    // Counted as the base class counts (the "N warnings generated" line).
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    return;
+  }
+  ShowNotes = true;
   TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
 }

@@ -82,6 +82,10 @@ public:
   bool SawSyntaxError = false;
   void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
                         const clang::Diagnostic &Info) override;
+
+private:
+  /// The last error or warning was shown: its notes are.
+  bool ShowNotes = false;
 };
 
 } // namespace maxcode
