@@ -22,4 +22,4 @@ int broken(int X) { return undeclared(X); }
 #endif
 
 // CHECK: unusedAndBraces
-// ERR: project-warnings.cpp:20:28: error: use of undeclared identifier 'undeclared'
+// ERR: project-warnings.cpp:[[@LINE-4]]:28: error: use of undeclared identifier 'undeclared'
