@@ -5,11 +5,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Search/Engine.h"
+#include "maxcode/Support/Debug.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Debug.h"
 
+#include <chrono>
 #include <cmath>
 #include <numeric>
+
+#define DEBUG_TYPE "maxcode-search"
 
 using namespace maxcode;
 
@@ -326,9 +331,11 @@ bool SearchEngine::expand(RunState &R, unsigned S) {
   unsigned Ask = Config.Strategy == StrategyKind::BestOfN
                      ? std::min(Config.Width, Left)
                      : Config.Width;
+  auto Start = std::chrono::steady_clock::now();
   std::vector<Variant> C = proposeNew(R, S, Obs, Ask);
   if (C.empty())
     return true;
+  auto Proposed = std::chrono::steady_clock::now();
   // Rerank by predicted reward-to-go; evaluate the top m.
   std::vector<double> Scores(C.size(), 0);
   if (RTG)
@@ -344,6 +351,17 @@ bool SearchEngine::expand(RunState &R, unsigned S) {
   for (size_t I : Order)
     Batch.push_back(C[I]);
   std::vector<EvalResult> Results = Backend.evaluate(Batch, R.T);
+  // Where a batch's time goes: the proposer's, or the evaluations'.
+  MAXCODE_DEBUG({
+    auto Seconds = [](auto D) {
+      return std::chrono::duration<double>(D).count();
+    };
+    auto Now = std::chrono::steady_clock::now();
+    llvm::dbgs() << DEBUG_TYPE << ": proposed " << C.size() << " in "
+                 << Seconds(Proposed - Start) << " s; evaluated "
+                 << Batch.size() << " in " << Seconds(Now - Proposed)
+                 << " s\n";
+  });
   // An interrupted batch says nothing about its variants: it is not
   // kept, so that --resume evaluates it again.
   if (Interrupted && Interrupted())
