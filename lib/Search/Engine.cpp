@@ -359,8 +359,7 @@ bool SearchEngine::expand(RunState &R, unsigned S) {
     auto Now = std::chrono::steady_clock::now();
     llvm::dbgs() << DEBUG_TYPE << ": proposed " << C.size() << " in "
                  << Seconds(Proposed - Start) << " s; evaluated "
-                 << Batch.size() << " in " << Seconds(Now - Proposed)
-                 << " s\n";
+                 << Batch.size() << " in " << Seconds(Now - Proposed) << " s\n";
   });
   // An interrupted batch says nothing about its variants: it is not
   // kept, so that --resume evaluates it again.
