@@ -6,6 +6,8 @@
 
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Support/Debug.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -17,7 +19,78 @@ llvm::StringRef maxcode::editScopeName(EditScope S) {
   return S == EditScope::Target ? "target" : "file";
 }
 
+int maxcode::pragmaScopeKind(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef, 8> Words;
+  llvm::SplitString(Text, Words, " \t()\"',");
+  for (llvm::StringRef W : Words) {
+    if (W == "push" || W == "push_options")
+      return 1;
+    if (W == "pop" || W == "pop_options")
+      return 2;
+  }
+  return 0;
+}
+
 namespace {
+/// The first `#pragma` of \p NewPart (what a variant puts before and in
+/// place of the target) that would apply to the code after it: outside
+/// every brace and not undone by a pop (DESIGN section 2; the screen says
+/// the same of every variant, this says it before one is proposed). Its
+/// line in \p NewPart, counted from 0; or what is wrong with the pushes.
+std::optional<std::string> leakingPragma(llvm::StringRef Part,
+                                         unsigned FirstLine) {
+  // The raw lexer reads up to a NUL at the buffer's end.
+  std::string Copy = Part.str();
+  llvm::StringRef NewPart(Copy.c_str(), Copy.size());
+  clang::LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus17 = true;
+  clang::Lexer L(clang::SourceLocation(), LO, NewPart.begin(), NewPart.begin(),
+                 NewPart.end());
+  int Depth = 0, Pushed = 0;
+  clang::Token Tok;
+  auto LineOf = [&](const char *At) {
+    return FirstLine +
+           unsigned(llvm::StringRef(NewPart.begin(), At - NewPart.begin())
+                        .count('\n'));
+  };
+  while (true) {
+    L.LexFromRawLexer(Tok);
+    if (Tok.is(clang::tok::eof))
+      break;
+    if (Tok.is(clang::tok::l_brace))
+      ++Depth;
+    else if (Tok.is(clang::tok::r_brace))
+      --Depth;
+    if (!Tok.is(clang::tok::hash) || !Tok.isAtStartOfLine())
+      continue;
+    const char *Hash = NewPart.begin() + L.getCurrentBufferOffset() - 1;
+    clang::Token Name;
+    L.LexFromRawLexer(Name);
+    if (!Name.is(clang::tok::raw_identifier) ||
+        Name.getRawIdentifier() != "pragma") {
+      L.ReadToEndOfLine();
+      continue;
+    }
+    llvm::SmallString<64> Rest;
+    L.ReadToEndOfLine(&Rest);
+    if (Depth > 0)
+      continue;
+    int Kind = pragmaScopeKind(Rest);
+    if (Kind == 1)
+      ++Pushed;
+    else if (Kind == 2 && Pushed > 0)
+      --Pushed;
+    else if (Pushed == 0)
+      return "a #pragma at line " + std::to_string(LineOf(Hash)) +
+             " of the variant, outside the target's body, would apply to the "
+             "code after it";
+  }
+  if (Pushed > 0)
+    return std::string("a #pragma push before the target is never popped, so "
+                       "it would apply to the code after it");
+  return std::nullopt;
+}
+
 bool isIncludeLine(llvm::StringRef Line) {
   Line = Line.ltrim();
   if (!Line.consume_front("#"))
@@ -125,6 +198,10 @@ llvm::Error maxcode::checkScope(llvm::StringRef Original,
           "') would change code outside it");
   if (Head.drop_front(*Kept).trim().empty())
     return llvm::createStringError("the target's definition was removed");
+  if (auto Why =
+          leakingPragma(Head.drop_front(*Kept),
+                        1 + unsigned(Head.take_front(*Kept).count('\n'))))
+    return llvm::createStringError(*Why);
   return llvm::Error::success();
 }
 

@@ -475,14 +475,9 @@ public:
     S.Pragma = true;
     std::string Text = pragmaText(Loc);
     S.Hash = llvm::xxh3_64bits("pragma:" + Text);
+    S.PragmaKind = pragmaScopeKind(Text);
     llvm::SmallVector<llvm::StringRef, 8> Words;
     llvm::SplitString(Text, Words, " \t()\"',");
-    for (llvm::StringRef W : Words) {
-      if (W == "push" || W == "push_options")
-        S.PragmaKind = 1;
-      else if (W == "pop" || W == "pop_options")
-        S.PragmaKind = 2;
-    }
     place(Loc, S);
     Out.push_back(S);
     // A GCC target pragma (or Clang's attribute pragma of one), or an

@@ -30,6 +30,12 @@ llvm::StringRef editScopeName(EditScope S);
 llvm::Error checkScope(llvm::StringRef Original, llvm::StringRef VariantText,
                        const Target &T, EditScope Scope);
 
+/// How a `#pragma` whose text (after `pragma`) is \p Text reaches the code
+/// after it: 1 when it pushes a state (`push`, `push_options`), 2 when it
+/// pops one, 0 otherwise (it applies to everything after it). The screen
+/// and checkScope read pragmas with this one answer.
+int pragmaScopeKind(llvm::StringRef Text);
+
 /// Where the target's definition is in \p VariantText, given that it passed
 /// checkScope under EditScope::Target: the byte range between what was kept
 /// before it and the unchanged text after it.

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // `#pragma GCC optimize("O3,unroll-loops")` at the top of the file (under
-// the target scope, right before the target), and with it, as an
+// the target scope, around the target alone: `push_options` before it,
+// `pop_options` after it, so the scope accepts it), and with it, as an
 // alternative, `#pragma GCC target(...)` naming only the instruction-set
 // extensions of the machine that runs the variants. GCC only.
 //
@@ -45,16 +46,28 @@ public:
     // of the headers) is compiled with them; under the target scope, right
     // before the target, on a line of its own.
     SourceLocation At = SM.getLocForStartOfFile(SM.getMainFileID());
-    if (Ctx.getOptions().Scope == EditScope::Target) {
+    // Under the target scope the pragmas must not reach the code after the
+    // target (the screen and checkScope refuse one that would): they are
+    // pushed before it and popped after it, or not proposed.
+    bool Around = Ctx.getOptions().Scope == EditScope::Target;
+    SourceLocation End;
+    if (Around) {
       At = At.getLocWithOffset(Ctx.getTarget().BeginOffset);
+      End = SM.getLocForStartOfFile(SM.getMainFileID())
+                .getLocWithOffset(Ctx.getTarget().EndOffset);
       if (!startsLine(Ctx, At))
         return;
     }
+    std::string Push = Around ? "#pragma GCC push_options\n" : "";
+    auto Wrap = [&](RuleEdit &E, const std::string &Pragmas) {
+      return insertText(E, Ctx, At, Push + Pragmas) &&
+             (!Around || insertText(E, Ctx, End, "\n#pragma GCC pop_options"));
+    };
     std::string Flags = Ctx.getOption(*this, "Optimize", "O3,unroll-loops");
     std::string Optimize = "#pragma GCC optimize(\"" + Flags + "\")\n";
     RuleEdit A = makeEdit("#pragma GCC optimize(\"" + Flags + "\")", 30);
     A.Group = "gcc-pragmas";
-    if (insertText(A, Ctx, At, Optimize))
+    if (Wrap(A, Optimize))
       Out.push_back(std::move(A));
 
     std::string Features;
@@ -67,7 +80,7 @@ public:
                               "\") and target(\"" + Features + "\")",
                           28);
     B.Group = "gcc-pragmas";
-    if (insertText(B, Ctx, At, Optimize + Target))
+    if (Wrap(B, Optimize + Target))
       Out.push_back(std::move(B));
   }
 };
