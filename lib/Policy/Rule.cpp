@@ -87,6 +87,8 @@ RuleContext::RuleContext(ParsedFile &Parsed, const Target &T,
   // first line of its hunk) or, outside hunks, to the same line shifted.
   unsigned Lines = Code.count('\n') + 1;
   UserLines.resize(Lines);
+  ChangedLines.assign(Lines, false);
+  this->OriginalText = OriginalText.str();
   unsigned Before = 1, After = 1;
   for (const DiffHunk &H : diffLines(OriginalText, Code)) {
     // A count of 0 names the line the change comes after.
@@ -94,10 +96,12 @@ RuleContext::RuleContext(ParsedFile &Parsed, const Target &T,
     unsigned BeforeFirst = H.BeforeCount ? H.BeforeStart : H.BeforeStart + 1;
     for (; After < AfterFirst && After <= Lines; ++After, ++Before)
       UserLines[After - 1] = Before;
-    for (unsigned I = 0; I < H.AfterCount && After <= Lines; ++I, ++After)
+    for (unsigned I = 0; I < H.AfterCount && After <= Lines; ++I, ++After) {
+      ChangedLines[After - 1] = true;
       UserLines[After - 1] = H.BeforeCount
                                  ? BeforeFirst + std::min(I, H.BeforeCount - 1)
                                  : std::max(H.BeforeStart, 1u);
+    }
     Before = BeforeFirst + H.BeforeCount;
     After = AfterFirst + H.AfterCount;
   }
@@ -252,6 +256,30 @@ unsigned RuleContext::getUserLine(SourceLocation Loc) const {
   if (UserLines.empty() || Line == 0 || Line > UserLines.size())
     return Line;
   return UserLines[Line - 1];
+}
+
+bool RuleContext::isUserCode(SourceLocation Loc) const {
+  unsigned Line = getSourceManager().getExpansionLineNumber(Loc);
+  if (ChangedLines.empty() || Line == 0 || Line > ChangedLines.size() ||
+      !ChangedLines[Line - 1])
+    return true;
+  // A changed line is the user's when it differs from the line it replaced
+  // in digits alone.
+  auto LineAt = [](llvm::StringRef Text, unsigned N) {
+    llvm::SmallVector<llvm::StringRef, 0> Lines;
+    Text.split(Lines, '\n');
+    return N && N <= Lines.size() ? Lines[N - 1] : llvm::StringRef();
+  };
+  auto Shape = [](llvm::StringRef L) {
+    std::string Out;
+    for (char C : L.trim())
+      if (!llvm::isDigit(C))
+        Out += C;
+    return Out;
+  };
+  llvm::StringRef Now = LineAt(Code, Line);
+  llvm::StringRef Was = LineAt(OriginalText, UserLines[Line - 1]);
+  return !Now.trim().empty() && Shape(Now) == Shape(Was);
 }
 
 std::string RuleContext::getFreshName(llvm::StringRef Base) const {

@@ -155,6 +155,11 @@ public:
   /// with the user's file.
   unsigned getUserLine(clang::SourceLocation Loc) const;
 
+  /// Whether the line of \p Loc is the user's: unchanged from the user's
+  /// file, or changed only in its numbers (a constant tuned before). A line
+  /// a rule added (an unroll pragma, a helper) is not.
+  bool isUserCode(clang::SourceLocation Loc) const;
+
   /// A name for a new declaration: \p Base, or Base2, Base3, ... whichever is
   /// not an identifier of the file or a macro.
   std::string getFreshName(llvm::StringRef Base) const;
@@ -184,6 +189,10 @@ private:
   /// Line of the current text -> line of the user's file (index = line - 1);
   /// empty when the current text is the user's file.
   std::vector<unsigned> UserLines;
+  /// Lines of the current text inside a hunk of its diff with the user's
+  /// file (index = line - 1), and the user's file itself.
+  std::vector<bool> ChangedLines;
+  std::string OriginalText;
 };
 
 /// One edit a rule proposes.

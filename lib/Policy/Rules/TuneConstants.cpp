@@ -31,6 +31,11 @@ public:
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
     for (const Knob &K : findKnobs(Ctx)) {
+      // Only the user's constants: an unroll count or a buffer size the
+      // search itself wrote is not a knob of theirs (it tuned the count of
+      // an unroll pragma it had just added, which GCC ignores).
+      if (!Ctx.isUserCode(K.Loc))
+        continue;
       auto R = Ctx.getEditRange(SourceRange(K.Loc));
       if (!R)
         continue;
