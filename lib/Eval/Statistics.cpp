@@ -80,3 +80,15 @@ PairedComparison maxcode::comparePaired(llvm::ArrayRef<double> Baseline,
   C.Ratio = std::fabs(C.RawRatio - 1.0) <= Margin ? 1.0 : C.RawRatio;
   return C;
 }
+
+bool maxcode::slowerInNearlyEveryPair(llvm::ArrayRef<double> Baseline,
+                                      llvm::ArrayRef<double> Variant,
+                                      double RawRatio) {
+  size_t N = std::min(Baseline.size(), Variant.size());
+  if (N < 9 || RawRatio > 0.9)
+    return false;
+  size_t Slower = 0;
+  for (size_t I = 0; I < N; ++I)
+    Slower += Variant[I] > Baseline[I];
+  return Slower + 1 >= N;
+}

@@ -200,6 +200,29 @@ TEST(StatisticsTest, NoiseRule) {
   EXPECT_DOUBLE_EQ(C.Ratio, 2.0);
 }
 
+TEST(StatisticsTest, SlowerInNearlyEveryPair) {
+  // A variant 1.8x slower in every pair, one of whose runs a loaded moment
+  // stretched: denied by the order of the pairs, whatever their spread.
+  std::vector<double> A = {50, 52, 49, 51, 50, 95, 50, 51, 49};
+  std::vector<double> V = {90, 93, 88, 91, 300, 170, 90, 89, 91};
+  PairedComparison C = comparePaired(A, V, 0.01);
+  EXPECT_TRUE(slowerInNearlyEveryPair(A, V, C.RawRatio));
+  // One pair the other way is allowed; two are not.
+  V[0] = 40;
+  EXPECT_TRUE(
+      slowerInNearlyEveryPair(A, V, comparePaired(A, V, 0.01).RawRatio));
+  V[1] = 40;
+  EXPECT_FALSE(
+      slowerInNearlyEveryPair(A, V, comparePaired(A, V, 0.01).RawRatio));
+  // Three pairs say nothing, however slower.
+  EXPECT_FALSE(slowerInNearlyEveryPair({1, 1, 1}, {2, 2, 2}, 0.5));
+  // Slower in every pair by less than a tenth: an order effect, not a
+  // verdict.
+  std::vector<double> A2(9, 100), V2(9, 105);
+  EXPECT_FALSE(
+      slowerInNearlyEveryPair(A2, V2, comparePaired(A2, V2, 0.01).RawRatio));
+}
+
 const char *Original = R"(#include <cstdio>
 static int helper(int X) { return X + 1; }
 int work(int N) {

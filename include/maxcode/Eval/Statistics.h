@@ -39,6 +39,16 @@ PairedComparison comparePaired(llvm::ArrayRef<double> Baseline,
                                llvm::ArrayRef<double> Variant,
                                double NoiseFloor);
 
+/// Whether the variant's runs \p Variant were slower than the baseline's
+/// \p Baseline (paired, as for comparePaired) in all but at most one of nine
+/// or more pairs, with \p RawRatio, the median paired ratio, at most 0.9.
+/// Robust where the runs' spread is not: a loaded moment that slows one run
+/// scatters the noise estimate, not the order within the pairs. A program
+/// compared with itself passes the count by chance in 2% of comparisons, and
+/// then rarely a tenth apart.
+bool slowerInNearlyEveryPair(llvm::ArrayRef<double> Baseline,
+                             llvm::ArrayRef<double> Variant, double RawRatio);
+
 } // namespace maxcode
 
 #endif // MAXCODE_EVAL_STATISTICS_H
