@@ -1906,19 +1906,19 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
                     : savedShare(C.BaselineMedian, C.VariantMedian, 0);
   };
   bool Judged = CanJudge();
-  double SavedOther = Judged ? SavedByOther() : 0;
-  // A second look, six more pairs, before a verdict that denies; and before
-  // giving up on a variant that reads slower by time, whose runs one
-  // loaded moment scattered past what three pairs can judge (a variant 1.8x
-  // slower in every pair read 31% noise by its runs on a busy machine).
-  if (Other == MeasureMode::Time &&
-      (Judged ? SavedOther < SavedPrimary / 3 : C.RawRatio < 1)) {
+  double SavedOther = SavedByOther();
+  // A second look, six more pairs, before a verdict that denies, and before
+  // giving up on a claim time does not confirm: three pairs' spread is one
+  // loaded moment's (a variant 1.8x slower in every pair read 31% noise by
+  // its runs on a busy machine, which judged nothing); nine pairs' is the
+  // machine's.
+  if (Other == MeasureMode::Time && SavedOther < SavedPrimary / 3) {
     if (!X.measurePairs(6))
       return;
     C = comparePaired(X.A, X.V, 0.01);
     Out.CrossRatio = C.RawRatio;
     Judged = CanJudge();
-    SavedOther = Judged ? SavedByOther() : 0;
+    SavedOther = SavedByOther();
   }
   if (!Judged) {
     Out.Notes.push_back(cannotJudgeNote(Out.CrossMeasure, C.RawRatio));
