@@ -61,6 +61,29 @@ void maxcode::printSearchSummaryJSON(const SearchSummary &S,
                                      {"description", S.Winner->Description},
                                      {"summary", S.WinnerSummary},
                                      {"node", S.WinnerNode}};
+  if (S.Improved && S.Minimised) {
+    const Minimisation &M = *S.Minimised;
+    llvm::json::Array Edits, Log;
+    for (const WinnerEdit &E : M.Edits)
+      Edits.push_back(llvm::json::Object{{"line", E.Line},
+                                         {"lines", E.Lines},
+                                         {"text", E.Text},
+                                         {"warning", E.Warning},
+                                         {"dropped", E.Dropped},
+                                         {"why", E.Why}});
+    for (const std::string &L : M.Log)
+      Log.push_back(L);
+    llvm::json::Object MO{{"outcome", M.Outcome},
+                          {"evaluations", M.Evaluations},
+                          {"edits", std::move(Edits)},
+                          {"log", std::move(Log)}};
+    if (!M.UnminimisedText.empty()) {
+      MO["unminimised_text"] = M.UnminimisedText;
+      MO["unminimised_diff"] = S.UnminimisedDiff;
+      MO["unminimised_speedup"] = M.UnminimisedRatio;
+    }
+    O["minimisation"] = std::move(MO);
+  }
   if (S.LLM)
     O["llm"] = llvm::json::Object(*S.LLM);
   llvm::json::Array Added;
@@ -118,10 +141,18 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
   }
   if (!S.Improved)
     return printNoImprovement(S, OS);
-  OS << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}){3}\n",
+  // The steps say what the winner as found changed; the minimiser's lines
+  // below say which of its edits are gone.
+  std::string Dropped;
+  if (S.Minimised && S.Minimised->dropped())
+    Dropped = llvm::formatv(" (as found; {0} of {1} edits dropped below)",
+                            S.Minimised->dropped(), S.Minimised->Edits.size())
+                  .str();
+  OS << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}){3}{4}\n",
                       S.Speedup, S.Noise * 100, S.Measure,
                       S.WinnerSummary.empty() ? " by " + S.WinnerDescription
-                                              : ": " + S.WinnerSummary);
+                                              : ": " + S.WinnerSummary,
+                      Dropped);
   // What a reviewer should look at before applying: calls the original does
   // not make that reach outside the program.
   for (const ApiUse &U : S.AddedCalls)
@@ -129,6 +160,19 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
        << apiCategoryName(U.Category) << ") at line " << U.Line
        << "; review it before applying\n";
   OS << S.Diff;
+  if (const std::optional<Minimisation> &M = S.Minimised;
+      M && M->Edits.size() > 1) {
+    OS << llvm::formatv("minimised: {0} ({1} evaluation{2})\n", M->Outcome,
+                        M->Evaluations, M->Evaluations == 1 ? "" : "s");
+    for (size_t I = 0; I < M->Edits.size(); ++I)
+      if (M->Edits[I].Dropped)
+        OS << llvm::formatv("  dropped edit {0}, line {1} `{2}`: {3}\n", I + 1,
+                            M->Edits[I].Line, M->Edits[I].Text,
+                            M->Edits[I].Why);
+  } else if (M && !M->Outcome.empty() &&
+             M->Outcome.find("warning") != std::string::npos) {
+    OS << "minimised: " << M->Outcome << "\n";
+  }
   if (S.Verification && S.Verification->TimedOn == "held-out")
     OS << llvm::formatv("timed on held-out inputs the search never saw (on "
                         "the feedback inputs: {0:f3}x)\n",

@@ -799,6 +799,10 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   if (Sum.Improved) {
     const Node &W = R.Nodes[R.Winner];
     Sum.Winner = W.V;
+    // The text verified, as the minimiser left it: what is applied.
+    if (!R.WinnerText.empty())
+      Sum.Winner->Text = R.WinnerText;
+    Sum.Minimised = R.Minimised;
     Sum.WinnerNode = W.Id;
     Sum.WinnerSummary = winnerSummary(R, S.T.Name);
     Sum.WinnerDescription = winnerDescription(R);
@@ -848,6 +852,10 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
   std::string Rel = llvm::sys::path::filename(S.File).str();
   Sum.Diff =
       unifiedDiff(S.Eval->originalText(), NewText, "a/" + Rel, "b/" + Rel);
+  if (Sum.Minimised && !Sum.Minimised->UnminimisedText.empty())
+    Sum.UnminimisedDiff =
+        unifiedDiff(S.Eval->originalText(), Sum.Minimised->UnminimisedText,
+                    "a/" + Rel, "b/" + Rel);
   if (Ledger)
     Sum.LLM = Ledger->toJSON();
   Sum.Applied = Written.Applied;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Search/Engine.h"
+#include "maxcode/Search/Minimise.h"
 #include "maxcode/Support/Debug.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -414,8 +415,30 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
   // hold up (a held-out test, a suspect speedup) gives way to the next.
   if (!(Interrupted && Interrupted()))
     verifyBest(Nodes, T, Out);
+  // Then the smallest diff that keeps its speedup is what is reported.
+  if (Out.Verified && Config.MinimiseBudget && !(Interrupted && Interrupted()))
+    minimise(Nodes, T, Out);
   Out.Seconds = R.elapsed();
   return Out;
+}
+
+void SearchEngine::minimise(const std::vector<Node> &Nodes, const Target &T,
+                            SearchResult &Out) const {
+  const Node &W = Nodes[Out.Winner];
+  MinimiseInput In;
+  In.Original = Original;
+  In.WinnerText = Out.WinnerText;
+  In.Winner = &W.V;
+  In.Searched = &W.Result;
+  In.Verified = &*Out.Verification;
+  In.Budget = Config.MinimiseBudget;
+  In.VerifyRepetitions = Config.VerifyRepetitions;
+  MinimiseOutcome M = minimiseWinner(Backend, T, In);
+  if (M.Verification) {
+    Out.WinnerText = std::move(M.Text);
+    Out.Verification = std::move(M.Verification);
+  }
+  Out.Minimised = std::move(M.M);
 }
 
 void SearchEngine::verifyBest(const std::vector<Node> &Nodes, const Target &T,

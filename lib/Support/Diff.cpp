@@ -154,6 +154,33 @@ std::vector<DiffHunk> maxcode::diffLines(llvm::StringRef Before,
   return hunksOf(shortestEditScript(A, B));
 }
 
+std::string maxcode::applyHunks(llvm::StringRef Before, llvm::StringRef After,
+                                llvm::ArrayRef<DiffHunk> Hunks,
+                                const std::vector<bool> &Keep) {
+  std::vector<llvm::StringRef> A = splitLines(Before), B = splitLines(After);
+  std::string Out;
+  size_t Next = 0; // The next line of Before not yet copied (0-based).
+  for (size_t I = 0; I < Hunks.size(); ++I) {
+    const DiffHunk &H = Hunks[I];
+    // A hunk that deletes nothing starts after line BeforeStart.
+    size_t From = H.BeforeCount ? H.BeforeStart - 1 : H.BeforeStart;
+    for (; Next < From && Next < A.size(); ++Next)
+      Out += A[Next];
+    if (I < Keep.size() && Keep[I]) {
+      size_t To = H.AfterCount ? H.AfterStart - 1 : 0;
+      for (size_t L = To; L < To + H.AfterCount && L < B.size(); ++L)
+        Out += B[L];
+    } else {
+      for (size_t L = From; L < From + H.BeforeCount && L < A.size(); ++L)
+        Out += A[L];
+    }
+    Next = From + H.BeforeCount;
+  }
+  for (; Next < A.size(); ++Next)
+    Out += A[Next];
+  return Out;
+}
+
 static void printRange(llvm::raw_ostream &OS, unsigned Start, unsigned Count) {
   if (Count == 1) {
     OS << Start;

@@ -289,6 +289,11 @@ static cl::opt<StrategyKind> Strategy(
 static cl::opt<unsigned> Budget("budget",
                                 cl::desc("Evaluations the search may spend"),
                                 cl::init(32), cl::cat(MaxcodeCategory));
+static cl::opt<unsigned> MinimiseBudget(
+    "minimise-budget",
+    cl::desc("Evaluations spent dropping the verified winner's edits its "
+             "speedup does not need (0: report the winner as found)"),
+    cl::init(16), cl::cat(MaxcodeCategory));
 static cl::opt<unsigned> Width("width",
                                cl::desc("Proposals asked for per expansion"),
                                cl::init(4), cl::cat(MaxcodeCategory));
@@ -511,6 +516,7 @@ static void fillSearchOptions(RunOptions &Opts) {
   Opts.Rules = RuleGlobs;
   Opts.Search.Strategy = Strategy;
   Opts.Search.Budget = Budget;
+  Opts.Search.MinimiseBudget = MinimiseBudget;
   Opts.Search.Width = Width;
   Opts.Search.Depth = Depth;
   Opts.Search.BeamWidth = BeamWidth;

@@ -60,4 +60,22 @@ TEST(DiffTest, InsertionIntoEmptyFile) {
             "--- x\n+++ y\n@@ -0,0 +1 @@\n+a\n");
 }
 
+TEST(DiffTest, ApplyHunksTakesTheSubsetKept) {
+  std::string Before = "a\nb\nc\nd\n";
+  std::string After = "p\na\nB\nc\n"; // Insert, change, delete.
+  std::vector<DiffHunk> H = diffLines(Before, After);
+  ASSERT_EQ(H.size(), 3u);
+  EXPECT_EQ(applyHunks(Before, After, H, {true, true, true}), After);
+  EXPECT_EQ(applyHunks(Before, After, H, {false, false, false}), Before);
+  EXPECT_EQ(applyHunks(Before, After, H, {true, false, false}),
+            "p\na\nb\nc\nd\n");
+  EXPECT_EQ(applyHunks(Before, After, H, {false, true, false}), "a\nB\nc\nd\n");
+  EXPECT_EQ(applyHunks(Before, After, H, {false, false, true}), "a\nb\nc\n");
+  // A last line without its newline, kept or not.
+  EXPECT_EQ(applyHunks("x\ny", "x\nz", diffLines("x\ny", "x\nz"), {true}),
+            "x\nz");
+  EXPECT_EQ(applyHunks("x\ny", "x\nz", diffLines("x\ny", "x\nz"), {false}),
+            "x\ny");
+}
+
 } // namespace

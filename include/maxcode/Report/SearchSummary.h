@@ -16,6 +16,7 @@
 
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Policy/LearnedRTG.h"
+#include "maxcode/Rewrite/Minimisation.h"
 #include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Rewrite/Variant.h"
 #include "llvm/Support/JSON.h"
@@ -32,8 +33,8 @@ namespace maxcode {
 struct SearchSummary {
   std::string Target;
   std::string File;
-  std::string Policy;    ///< "rules", "llm".
-  std::string Strategy;  ///< strategyName().
+  std::string Policy;   ///< "rules", "llm".
+  std::string Strategy; ///< strategyName().
   /// measureModeName(), or "bench-metric" for --bench-metric: the
   /// speedup's unit.
   std::string Measure;
@@ -72,6 +73,10 @@ struct SearchSummary {
   std::vector<ApiUse> AddedCalls;
   /// The unified diff of what --apply writes (or would write).
   std::string Diff;
+  /// What the minimiser did with the winner's edits, and the diff of the
+  /// winner as the search found it when it dropped some.
+  std::optional<Minimisation> Minimised;
+  std::string UnminimisedDiff;
 
   /// The LLM's usage as LLMLedger::toJSON() gives it, when one was used.
   std::optional<llvm::json::Object> LLM;

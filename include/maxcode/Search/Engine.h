@@ -19,6 +19,7 @@
 
 #include "maxcode/Policy/LearnedRTG.h"
 #include "maxcode/Policy/Policy.h"
+#include "maxcode/Rewrite/Minimisation.h"
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -48,6 +49,9 @@ struct SearchConfig {
   unsigned VerifyRepetitions = 10;
   /// Candidates verified, best first, until one holds up.
   unsigned VerifyCandidates = 3;
+  /// Evaluations the minimiser may spend on the verified winner's edits
+  /// (minimiseWinner); 0 reports the winner as found.
+  unsigned MinimiseBudget = 16;
 };
 
 /// The reward of DESIGN section 4: failures ordered below any ok variant,
@@ -119,8 +123,11 @@ struct SearchResult {
   std::string StopReason;
   std::optional<EvalResult> Verification;
   bool Verified = false;
-  /// The winner's text as it was verified (EvaluationBackend::finalForm).
+  /// The winner's text as it was verified (EvaluationBackend::finalForm),
+  /// after the minimiser dropped the edits it does not need.
   std::string WinnerText;
+  /// What the minimiser did with the verified winner's edits.
+  std::optional<Minimisation> Minimised;
   /// Candidates whose verification failed before the winner's (a held-out
   /// test, a suspect speedup, a slower re-measurement): node and result.
   std::vector<std::pair<unsigned, EvalResult>> Rejected;
@@ -170,6 +177,10 @@ private:
   void backup(std::vector<Node> &Nodes, unsigned Id) const;
   void verifyBest(const std::vector<Node> &Nodes, const Target &T,
                   SearchResult &Out) const;
+  /// Drops the verified winner's edits its speedup does not need
+  /// (minimiseWinner).
+  void minimise(const std::vector<Node> &Nodes, const Target &T,
+                SearchResult &Out) const;
   int incumbent(const std::vector<Node> &Nodes) const;
   bool expandable(const Node &N) const;
 

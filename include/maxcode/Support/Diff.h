@@ -14,6 +14,7 @@
 #ifndef MAXCODE_SUPPORT_DIFF_H
 #define MAXCODE_SUPPORT_DIFF_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>
@@ -34,6 +35,13 @@ struct DiffHunk {
 /// The changes turning \p Before into \p After, in order, each as small as a
 /// shortest edit script (Myers' algorithm) makes it. Empty when equal.
 std::vector<DiffHunk> diffLines(llvm::StringRef Before, llvm::StringRef After);
+
+/// \p Before with only the hunks of \p Hunks (diffLines(Before, After)) whose
+/// entry in \p Keep is true taken from \p After: every subset of a
+/// variant's changes, as `patch` would make it from the hunks kept.
+std::string applyHunks(llvm::StringRef Before, llvm::StringRef After,
+                       llvm::ArrayRef<DiffHunk> Hunks,
+                       const std::vector<bool> &Keep);
 
 /// The unified diff of \p Before and \p After with \p Context lines around
 /// each change, headed `--- BeforeName` / `+++ AfterName`; empty when the
