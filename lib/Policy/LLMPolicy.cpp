@@ -144,6 +144,17 @@ std::string maxcode::describeFeedback(const std::optional<EvalResult> &R) {
     OS << llvm::formatv("Compiler error at line {0}:{1}: {2}\n", D.Line,
                         D.Column, D.Message);
   }
+  // A winner is not credited an edit that adds a warning (the minimiser
+  // drops it): the model should see them as it sees errors.
+  unsigned Warnings = 0;
+  for (const BuildDiagnostic &D : R->Diagnostics) {
+    if (R->Status == EvalStatus::BuildError || D.Severity != "warning" ||
+        ++Warnings > 5)
+      continue;
+    OS << llvm::formatv("Compiler warning at line {0}:{1}: {2} (the final "
+                        "code must add no warning)\n",
+                        D.Line, D.Column, D.Message);
+  }
   if (R->ok()) {
     OS << llvm::formatv("Speedup over the original: {0:f3}x ({1} {2} against "
                         "{3} {2}; noise {4:f1}%).\n",

@@ -210,6 +210,31 @@ void critiqueBuild(const EvalResult &R, const Variant &V,
   Out.add(CritiqueTag::BuildError, Text);
 }
 
+/// Warnings the build gave on lines the variant changed: a winner is not
+/// credited such an edit (the minimiser drops it when the speedup holds
+/// without it), so the next proposal should not need it.
+void critiqueWarnings(const EvalResult &R, const Variant &V,
+                      llvm::StringRef BaseText, Report &Out) {
+  if (R.Status == EvalStatus::BuildError || BaseText.empty())
+    return;
+  std::vector<DiffHunk> Hunks = diffLines(BaseText, V.Text);
+  unsigned Shown = 0;
+  for (const BuildDiagnostic &D : R.Diagnostics) {
+    if (D.Severity != "warning" || llvm::none_of(Hunks, [&](const DiffHunk &H) {
+          return D.Line >= H.AfterStart && D.Line < H.AfterStart + H.AfterCount;
+        }))
+      continue;
+    if (++Shown > 3)
+      break;
+    Out.addPlain(llvm::formatv("compiler warning at line {0}, which the "
+                               "variant changed: {1}; a winner keeps no edit "
+                               "that adds a warning unless its speedup needs "
+                               "it",
+                               D.Line, D.Message)
+                     .str());
+  }
+}
+
 void critiqueSpeed(const EvalResult &R, Report &Out) {
   std::string Costs = llvm::formatv("baseline {0}, variant {1}",
                                     formatCost(R.BaselineCost, R.CostUnit),
@@ -442,6 +467,7 @@ Critique maxcode::critiqueByRules(const EvalResult &R, const Variant &V,
     Blame = R.Ratio <= 1.0;
     break;
   }
+  critiqueWarnings(R, V, BaseText, Out);
   critiqueHotLines(R, Lines, Out);
   critiqueGpu(R, Out);
   return Out.finish(Blame ? blameable(V) : std::vector<std::string>(), R.Notes);

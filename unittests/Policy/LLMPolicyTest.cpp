@@ -108,6 +108,15 @@ TEST(DescribeFeedbackTest, SaysWhatFailed) {
   EXPECT_NE(S.find("Tests passed: 1 of 2."), std::string::npos);
   EXPECT_NE(S.find("input.1.txt, line 3: expected `7`, got `8`"),
             std::string::npos);
+  // Warnings are fed back as errors are: a winner keeps no edit that adds
+  // one.
+  R.Status = EvalStatus::Ok;
+  R.FirstFailure.reset();
+  R.Diagnostics.push_back({4, 1, "warning", "ignoring loop annotation"});
+  S = describeFeedback(R);
+  EXPECT_NE(S.find("Compiler warning at line 4:1: ignoring loop annotation"),
+            std::string::npos)
+      << S;
 }
 
 } // namespace

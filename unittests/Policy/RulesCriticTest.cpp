@@ -49,6 +49,22 @@ TEST(RulesCriticTest, BuildErrorOnAChangedLine) {
   EXPECT_EQ(C.BlamedRules, std::vector<std::string>{"pow-to-multiply"});
 }
 
+TEST(RulesCriticTest, WarningOnAChangedLine) {
+  EvalResult R;
+  R.Status = EvalStatus::Ok;
+  R.Ratio = R.RawRatio = 1.5;
+  R.Noise = 0.01;
+  // Line 6 changed; line 3 did not (the original's own warning).
+  R.Diagnostics.push_back({6, 5, "warning", "ignoring loop annotation"});
+  R.Diagnostics.push_back({3, 7, "warning", "unused variable 'n'"});
+  Critique C = critiqueByRules(R, variant({"gcc-pragmas"}), Base);
+  EXPECT_NE(C.Text.find("compiler warning at line 6, which the variant "
+                        "changed: ignoring loop annotation"),
+            std::string::npos)
+      << C.Text;
+  EXPECT_EQ(C.Text.find("line 3"), std::string::npos) << C.Text;
+}
+
 TEST(RulesCriticTest, WrongOutputNamesTheTestAndLine) {
   EvalResult R;
   R.Status = EvalStatus::WrongOutput;
