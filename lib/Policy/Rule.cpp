@@ -463,6 +463,7 @@ llvm::ArrayRef<std::unique_ptr<Rule>> maxcode::getAllRules() {
           createMemoizeRecursionRule, createMonotoneLoopExitRule,
           createHoistLoopInvariantRule, createSubstrCompareRule,
           createConstRefParamRule, createRangeForCopyRule,
+          createUnnecessaryCopyInitRule, createStringAppendRule,
           createMapToUnorderedMapRule, createPowToMultiplyRule,
           createReserveBeforePushBackRule,
           // C++: directions to the compiler.

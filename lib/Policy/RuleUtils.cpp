@@ -782,6 +782,18 @@ bool maxcode::isInStd(const Decl *D) {
   return DC != nullptr;
 }
 
+bool maxcode::isExpensiveToCopy(QualType T, const ASTContext &AST) {
+  T = T.getCanonicalType();
+  if (T->isReferenceType() || T->isDependentType() || T->isIncompleteType())
+    return false;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  if (!T.isTriviallyCopyableType(AST))
+    return true;
+  return AST.getTypeSize(T) > 2 * AST.getTypeSize(AST.VoidPtrTy);
+}
+
 bool maxcode::isStdString(QualType T) {
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(

@@ -42,6 +42,8 @@ std::unique_ptr<Rule> createReserveBeforePushBackRule();
 std::unique_ptr<Rule> createLoopUnrollPragmaRule();
 std::unique_ptr<Rule> createConstRefParamRule();
 std::unique_ptr<Rule> createRangeForCopyRule();
+std::unique_ptr<Rule> createUnnecessaryCopyInitRule();
+std::unique_ptr<Rule> createStringAppendRule();
 std::unique_ptr<Rule> createMapToUnorderedMapRule();
 std::unique_ptr<Rule> createSubstrCompareRule();
 std::unique_ptr<Rule> createPowToMultiplyRule();
@@ -180,6 +182,9 @@ bool writesThrough(const clang::ParmVarDecl *P, const clang::Stmt *Body);
 void forEachStore(const clang::Stmt *S,
                   llvm::function_ref<void(const clang::Expr *)> OnStore);
 
+/// True for object types whose copy costs more than a reference: not
+/// trivially copyable (a string, a vector), or larger than two pointers.
+bool isExpensiveToCopy(clang::QualType T, const clang::ASTContext &AST);
 /// True when \p D is declared inside namespace std.
 bool isInStd(const clang::Decl *D);
 /// std::basic_string<char>.

@@ -25,19 +25,6 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-/// True for element types whose copy costs more than a reference.
-bool isExpensive(QualType T, const ASTContext &AST) {
-  T = T.getCanonicalType();
-  if (T->isReferenceType() || T->isDependentType() || T->isIncompleteType())
-    return false;
-  const auto *RD = T->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition())
-    return false;
-  if (!T.isTriviallyCopyableType(AST))
-    return true;
-  return AST.getTypeSize(T) > 2 * AST.getTypeSize(AST.VoidPtrTy);
-}
-
 class RangeForCopyRule : public Rule {
 public:
   RangeForCopyRule()
@@ -59,7 +46,7 @@ public:
         const auto *S = N.getNodeAs<CXXForRangeStmt>("for");
         const VarDecl *V = S->getLoopVariable();
         if (!V || isa<DecompositionDecl>(V) || !V->getTypeSourceInfo() ||
-            !isExpensive(V->getType(), AST) ||
+            !isExpensiveToCopy(V->getType(), AST) ||
             isMutatedIn(V, S->getBody(), AST))
           continue;
         TypeLoc TL = V->getTypeSourceInfo()->getTypeLoc();
