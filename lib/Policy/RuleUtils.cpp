@@ -12,6 +12,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/AST/TypeLoc.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -789,9 +790,30 @@ bool maxcode::isExpensiveToCopy(QualType T, const ASTContext &AST) {
   const auto *RD = T->getAsCXXRecordDecl();
   if (!RD || !RD->hasDefinition())
     return false;
-  if (!T.isTriviallyCopyableType(AST))
+  if (!RD->hasTrivialCopyConstructor() || !RD->hasTrivialDestructor())
     return true;
   return AST.getTypeSize(T) > 2 * AST.getTypeSize(AST.VoidPtrTy);
+}
+
+bool maxcode::makeConstReference(RuleEdit &E, const RuleContext &Ctx,
+                                 const VarDecl *V) {
+  if (!V->getTypeSourceInfo())
+    return false;
+  const LangOptions &LO = Ctx.getASTContext().getLangOpts();
+  TypeLoc TL = V->getTypeSourceInfo()->getTypeLoc();
+  auto TypeR = Ctx.getEditRange(TL.getSourceRange());
+  // The name must follow the type directly (not `int a, b` or `T (x)`).
+  std::optional<Token> Next =
+      Lexer::findNextToken(TL.getEndLoc(), Ctx.getSourceManager(), LO);
+  if (!TypeR || !Next || Next->getLocation() != V->getLocation())
+    return false;
+  RuleEdit Trial = E;
+  if ((!V->getType().isConstQualified() &&
+       !insertText(Trial, Ctx, TypeR->getBegin(), "const ")) ||
+      !insertText(Trial, Ctx, V->getLocation(), "&"))
+    return false;
+  E = std::move(Trial);
+  return true;
 }
 
 bool maxcode::isStdString(QualType T) {

@@ -182,9 +182,15 @@ bool writesThrough(const clang::ParmVarDecl *P, const clang::Stmt *Body);
 void forEachStore(const clang::Stmt *S,
                   llvm::function_ref<void(const clang::Expr *)> OnStore);
 
-/// True for object types whose copy costs more than a reference: not
-/// trivially copyable (a string, a vector), or larger than two pointers.
+/// True for object types whose copy costs more than a reference: a copy
+/// that does more than copy bytes (a non-trivial copy constructor or
+/// destructor: a string, a vector), or more than two pointers' worth.
 bool isExpensiveToCopy(clang::QualType T, const clang::ASTContext &AST);
+/// Makes the variable \p V a const reference (`T x` to `const T &x`) in
+/// \p E; false, \p E unchanged, where its type and name cannot be edited
+/// so (a macro, several declarators).
+bool makeConstReference(RuleEdit &E, const RuleContext &Ctx,
+                        const clang::VarDecl *V);
 /// True when \p D is declared inside namespace std.
 bool isInStd(const clang::Decl *D);
 /// std::basic_string<char>.

@@ -41,21 +41,6 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-/// True for a type whose copy does more than copy bytes (a non-trivial copy
-/// constructor or destructor: a vector, a string, a map), or copies more
-/// than two pointers' worth.
-bool isExpensive(QualType T, const ASTContext &AST) {
-  T = T.getCanonicalType();
-  if (T->isReferenceType() || T->isDependentType() || T->isIncompleteType())
-    return false;
-  const auto *RD = T->getAsCXXRecordDecl();
-  if (!RD || !RD->hasDefinition())
-    return false;
-  if (!RD->hasTrivialCopyConstructor() || !RD->hasTrivialDestructor())
-    return true;
-  return AST.getTypeSize(T) > 2 * AST.getTypeSize(AST.VoidPtrTy);
-}
-
 /// True when every instantiation of the template \p FD belongs to has an
 /// expensive type for parameter \p I (and there is one).
 bool expensiveInEveryInstantiation(const FunctionDecl *FD, unsigned I,
@@ -63,7 +48,7 @@ bool expensiveInEveryInstantiation(const FunctionDecl *FD, unsigned I,
   std::vector<const FunctionDecl *> Specs = instantiationsOf(FD);
   return !Specs.empty() && llvm::all_of(Specs, [&](const FunctionDecl *S) {
     return I < S->getNumParams() &&
-           isExpensive(S->getParamDecl(I)->getType(), AST);
+           isExpensiveToCopy(S->getParamDecl(I)->getType(), AST);
   });
 }
 
@@ -357,7 +342,7 @@ private:
         continue;
       bool Expensive = T->isDependentType()
                            ? expensiveInEveryInstantiation(FD, I, AST)
-                           : isExpensive(T, AST);
+                           : isExpensiveToCopy(T, AST);
       if (!Expensive || isMovedFrom(P, FD, AST) || mayAlias(FD, P, AST))
         continue;
       RuleEdit Trial = C.Edit;

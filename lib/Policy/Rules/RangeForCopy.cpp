@@ -13,10 +13,8 @@
 #include "../Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
@@ -36,8 +34,6 @@ public:
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
-    const SourceManager &SM = Ctx.getSourceManager();
-    const LangOptions &LO = AST.getLangOpts();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
       RuleEdit E = makeEdit("", 35);
       std::vector<unsigned> Lines;
@@ -49,19 +45,8 @@ public:
             !isExpensiveToCopy(V->getType(), AST) ||
             isMutatedIn(V, S->getBody(), AST))
           continue;
-        TypeLoc TL = V->getTypeSourceInfo()->getTypeLoc();
-        auto TypeR = Ctx.getEditRange(TL.getSourceRange());
-        std::optional<Token> Next =
-            Lexer::findNextToken(TL.getEndLoc(), SM, LO);
-        if (!TypeR || !Next || Next->getLocation() != V->getLocation())
+        if (!makeConstReference(E, Ctx, V))
           continue;
-        RuleEdit Trial = E;
-        bool Ok = (V->getType().isConstQualified() ||
-                   insertText(Trial, Ctx, TypeR->getBegin(), "const ")) &&
-                  insertText(Trial, Ctx, V->getLocation(), "&");
-        if (!Ok)
-          continue;
-        E = std::move(Trial);
         Lines.push_back(Ctx.getUserLine(S->getBeginLoc()));
       }
       if (Lines.empty())
