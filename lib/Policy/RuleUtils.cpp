@@ -14,6 +14,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/MacroInfo.h"
@@ -127,7 +128,21 @@ bool maxcode::insertLineBefore(RuleEdit &E, const RuleContext &Ctx,
   std::optional<CharSourceRange> R = statementRange(Ctx, S);
   if (!R || !startsLine(Ctx, R->getBegin()))
     return false;
-  return insertText(E, Ctx, R->getBegin(), (Line + "\n").str());
+  // The new line goes in at the start of the statement's line with the
+  // statement's indentation, so that the statement's own line is left as
+  // the user wrote it (inserted before the statement, the statement would
+  // lose its indentation and be reformatted: a respaced line in the diff).
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Begin = R->getBegin();
+  SourceLocation LineStart = SM.translateLineCol(
+      SM.getFileID(Begin), SM.getSpellingLineNumber(Begin), 1);
+  llvm::StringRef Indent =
+      Lexer::getSourceText(CharSourceRange::getCharRange(LineStart, Begin), SM,
+                           Ctx.getASTContext().getLangOpts());
+  if (LineStart.isInvalid() ||
+      !llvm::all_of(Indent, [](char C) { return isHorizontalWhitespace(C); }))
+    return insertText(E, Ctx, Begin, (Line + "\n").str());
+  return insertText(E, Ctx, LineStart, (Indent + Line + "\n").str());
 }
 
 std::vector<const Stmt *> maxcode::loopsIn(const Stmt *S) {

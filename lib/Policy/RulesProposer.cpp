@@ -198,11 +198,18 @@ maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
       tooling::applyAllReplacements(Code, *Cleaned);
   if (!Text)
     return Text.takeError();
-  // Format the text the rules wrote, not the lines they only deleted from.
+  // Format the text the rules wrote, not the lines they only deleted from,
+  // nor the line after a line they inserted: its line break is the end of
+  // the new line, and the next line stays as the user laid it out.
   std::vector<tooling::Range> Ranges;
-  for (const tooling::Range &R : Cleaned->getAffectedRanges())
-    if (R.getLength() > 0)
-      Ranges.push_back(R);
+  for (const tooling::Range &R : Cleaned->getAffectedRanges()) {
+    unsigned Length = R.getLength();
+    if (Length > 1 && R.getOffset() + Length <= Text->size() &&
+        (*Text)[R.getOffset() + Length - 1] == '\n')
+      --Length;
+    if (Length > 0)
+      Ranges.push_back(tooling::Range(R.getOffset(), Length));
+  }
   if (Ranges.empty())
     return Text;
   tooling::Replacements Layout = format::reformat(Style, *Text, Ranges, File);

@@ -15,6 +15,7 @@
 #include "../Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -58,10 +59,30 @@ public:
       if (!startsLine(Ctx, At))
         return;
     }
+    // The pop goes in as a line of its own at the start of the line after
+    // the target's, so that the code after the target keeps its text and
+    // layout (the scope refuses any change there); nothing may follow the
+    // target on its last line.
+    std::string Pop = "#pragma GCC pop_options\n";
+    if (Around) {
+      SourceLocation Last = End.getLocWithOffset(-1);
+      unsigned EndLine = SM.getSpellingLineNumber(Last);
+      std::optional<Token> Next =
+          Lexer::findNextToken(Last, SM, Ctx.getASTContext().getLangOpts());
+      if (Next && Next->isNot(tok::eof) &&
+          SM.getSpellingLineNumber(Next->getLocation()) == EndLine)
+        return;
+      SourceLocation NextLine =
+          SM.translateLineCol(SM.getMainFileID(), EndLine + 1, 1);
+      if (NextLine.isValid() && SM.getSpellingLineNumber(NextLine) > EndLine)
+        End = NextLine;
+      else
+        Pop = "\n" + Pop;
+    }
     std::string Push = Around ? "#pragma GCC push_options\n" : "";
     auto Wrap = [&](RuleEdit &E, const std::string &Pragmas) {
       return insertText(E, Ctx, At, Push + Pragmas) &&
-             (!Around || insertText(E, Ctx, End, "\n#pragma GCC pop_options"));
+             (!Around || insertText(E, Ctx, End, Pop));
     };
     std::string Flags = Ctx.getOption(*this, "Optimize", "O3,unroll-loops");
     std::string Optimize = "#pragma GCC optimize(\"" + Flags + "\")\n";
