@@ -466,6 +466,13 @@ llvm::ArrayRef<std::unique_ptr<Rule>> maxcode::getAllRules() {
           createUnnecessaryCopyInitRule, createStringAppendRule,
           createMapToUnorderedMapRule, createPowToMultiplyRule,
           createReserveBeforePushBackRule,
+          // C++: clang-tidy's other performance checks.
+          createFasterStringFindRule, createTypePromotionInMathFnRule,
+          createInefficientAlgorithmRule, createImplicitConversionInLoopRule,
+          createMoveConstArgRule, createNoAutomaticMoveRule,
+          createMoveConstructorInitRule, createNoexceptMoveConstructorRule,
+          createNoexceptSwapRule, createNoexceptDestructorRule,
+          createTriviallyDestructibleRule,
           // C++: directions to the compiler.
           createGccPragmasRule, createLoopUnrollPragmaRule,
           createRestrictPointerParamsRule,

@@ -44,6 +44,18 @@ std::unique_ptr<Rule> createConstRefParamRule();
 std::unique_ptr<Rule> createRangeForCopyRule();
 std::unique_ptr<Rule> createUnnecessaryCopyInitRule();
 std::unique_ptr<Rule> createStringAppendRule();
+// C++: clang-tidy's other performance-* checks, as measured rules.
+std::unique_ptr<Rule> createFasterStringFindRule();
+std::unique_ptr<Rule> createTypePromotionInMathFnRule();
+std::unique_ptr<Rule> createInefficientAlgorithmRule();
+std::unique_ptr<Rule> createImplicitConversionInLoopRule();
+std::unique_ptr<Rule> createMoveConstArgRule();
+std::unique_ptr<Rule> createNoAutomaticMoveRule();
+std::unique_ptr<Rule> createMoveConstructorInitRule();
+std::unique_ptr<Rule> createNoexceptMoveConstructorRule();
+std::unique_ptr<Rule> createNoexceptSwapRule();
+std::unique_ptr<Rule> createNoexceptDestructorRule();
+std::unique_ptr<Rule> createTriviallyDestructibleRule();
 std::unique_ptr<Rule> createMapToUnorderedMapRule();
 std::unique_ptr<Rule> createSubstrCompareRule();
 std::unique_ptr<Rule> createPowToMultiplyRule();
@@ -300,6 +312,64 @@ std::optional<int64_t> launchBlockSize(const clang::CUDAKernelCallExpr *L,
 /// the rules may rewrite.
 std::vector<const clang::FunctionDecl *> deviceFunctions(const RuleContext &Ctx,
                                                          bool KernelsOnly);
+
+//===----------------------------------------------------------------------===//
+// Exception specification helpers (NoexceptUtils.cpp).
+//===----------------------------------------------------------------------===//
+
+/// The functions (canonical declarations) taken not to throw although their
+/// declarations do not say so: the ones a rule is proving it for.
+using AssumedSet = llvm::SmallPtrSet<const clang::Decl *, 16>;
+
+/// True when a call of \p FD cannot throw: it is trivial, or its exception
+/// specification, as Clang resolved it, is non-throwing, or it is in
+/// \p Assumed. An unresolved specification (of a callee Clang never needed
+/// it for) counts as throwing.
+bool isNothrow(const clang::FunctionDecl *FD,
+               const AssumedSet *Assumed = nullptr);
+
+/// True when destroying an object of type \p T cannot throw.
+bool destroysWithoutThrowing(clang::QualType T, const clang::ASTContext &AST);
+
+/// True when running the definition \p Def (a constructor's initialisers,
+/// written or implicit, and its body) may throw, the functions in
+/// \p Assumed taken not to: a throw, a new, a dynamic_cast to a reference,
+/// a typeid of an object, or a call of a function that is not non-throwing
+/// (constructors and the destructors of temporaries, locals and deleted
+/// objects included). True when \p Def has no body.
+bool mayThrow(const clang::FunctionDecl *Def, const clang::ASTContext &AST,
+              const AssumedSet *Assumed = nullptr);
+
+/// Narrows \p Candidates (functions defined in this file) to the largest set
+/// none of which may throw when the others are taken not to, so that calls
+/// among them (a move constructor moving a member whose move constructor is
+/// a candidate too, a free swap calling the member swap) need no
+/// specification written first. Returns their canonical declarations.
+AssumedSet provenNothrow(llvm::ArrayRef<const clang::FunctionDecl *> Candidates,
+                         const clang::ASTContext &AST);
+
+/// How a declaration's exception specification is written.
+enum class WrittenSpec {
+  None,      ///< Not at all.
+  FalseExpr, ///< `noexcept(expr)`, expr false but not a literal.
+  Other,     ///< Anything else: `noexcept`, `noexcept(false)`, `throw()`.
+};
+
+/// How declaration \p D's exception specification is written.
+WrittenSpec writtenSpec(const clang::FunctionDecl *D);
+
+/// Where `noexcept` goes in declaration \p D: after the `)` of its
+/// parameter list and any cv- and ref-qualifiers. None when that text is
+/// not editable.
+std::optional<clang::SourceLocation>
+noexceptLocation(const RuleContext &Ctx, const clang::FunctionDecl *D);
+
+/// Makes every declaration of \p FD noexcept in \p E (inserting it where
+/// none is written, replacing a `noexcept(expr)` that is false), appending
+/// their lines to \p Lines; false (\p E then partly edited) when one of
+/// them cannot be edited or they are not written alike.
+bool makeNoexcept(RuleEdit &E, const RuleContext &Ctx,
+                  const clang::FunctionDecl *FD, std::vector<unsigned> &Lines);
 
 } // namespace maxcode
 
