@@ -1005,8 +1005,10 @@ private:
         return Ctx.getEditRange(X->getSourceRange());
       SourceLocation B = Spelled(X->getBeginLoc());
       SourceLocation En = Spelled(X->getEndLoc());
-      if (B.isInvalid() || En.isInvalid() || !SM.isWrittenInMainFile(B) ||
-          !SM.isWrittenInMainFile(En))
+      // The #define must be where the scope lets rules edit (under
+      // --scope=target a macro defined before the target is not).
+      if (B.isInvalid() || En.isInvalid() ||
+          !Ctx.isEditable(SourceRange(B, En)))
         return std::nullopt;
       return CharSourceRange::getCharRange(
           B, Lexer::getLocForEndOfToken(En, 0, SM, LO));
