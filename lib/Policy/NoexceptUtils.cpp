@@ -9,7 +9,9 @@
 // can throw, so that the specification (which turns an escaping exception
 // into std::terminate) changes nothing but the library's choices. Whether a
 // call can throw is read from its callee's exception specification as Clang
-// resolved it, never guessed from the callee's name.
+// resolved it, never guessed from the callee's name. The special-member
+// questions several rules share (does a class move better than it copies,
+// which destructor may be edited) are answered here too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +38,29 @@ bool maxcode::isNothrow(const FunctionDecl *FD, const AssumedSet *Assumed) {
   const auto *FPT = FD->getType()->getAs<FunctionProtoType>();
   return FPT && !isUnresolvedExceptionSpec(FPT->getExceptionSpecType()) &&
          FPT->isNothrow();
+}
+
+bool maxcode::movesBetterThanCopies(const CXXRecordDecl *RD) {
+  if (!RD || !RD->hasDefinition() || !RD->hasNonTrivialMoveConstructor())
+    return false;
+  bool Declared = false;
+  for (const CXXConstructorDecl *C : RD->ctors()) {
+    if (!C->isMoveConstructor())
+      continue;
+    if (C->isDeleted() || C->getAccess() != AS_public ||
+        C->getParamDecl(0)->getType()->getPointeeType().isConstQualified())
+      return false;
+    Declared = true;
+  }
+  return Declared || (RD->needsImplicitMoveConstructor() &&
+                      !RD->defaultedMoveConstructorIsDeleted());
+}
+
+const CXXDestructorDecl *maxcode::editableDestructor(const CXXRecordDecl *RD) {
+  const CXXDestructorDecl *Dtor = RD->getDestructor();
+  if (!Dtor || Dtor->isImplicit() || Dtor->isDeleted() || Dtor->isVirtual())
+    return nullptr;
+  return Dtor;
 }
 
 bool maxcode::destroysWithoutThrowing(QualType T, const ASTContext &AST) {

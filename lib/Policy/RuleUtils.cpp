@@ -13,6 +13,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/AST/TypeLoc.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
@@ -219,6 +221,32 @@ const Stmt *maxcode::parentStmt(ASTContext &AST, const Stmt *S) {
 
 const CompoundStmt *maxcode::compoundParent(ASTContext &AST, const Stmt *S) {
   return dyn_cast_or_null<CompoundStmt>(parentStmt(AST, S));
+}
+
+const FunctionDecl *maxcode::enclosingFunction(ASTContext &AST, const Stmt *S) {
+  DynTypedNodeList Parents = AST.getParents(*S);
+  while (!Parents.empty()) {
+    // A lambda's body is reached both from the expression and from its
+    // class's call operator: the expression is where it is written.
+    DynTypedNode Next = Parents[0];
+    for (const DynTypedNode &P : Parents)
+      if (P.get<LambdaExpr>())
+        Next = P;
+    if (const auto *L = Next.get<LambdaExpr>()) {
+      if (L->getCallOperator()->isDependentContext())
+        return nullptr;
+    } else if (const auto *FD = Next.get<FunctionDecl>()) {
+      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      if (!MD || !MD->getParent()->isLambda())
+        return FD;
+      if (MD->isDependentContext())
+        return nullptr;
+    } else if (Parents.size() != 1) {
+      return nullptr;
+    }
+    Parents = AST.getParents(Next);
+  }
+  return nullptr;
 }
 
 //===----------------------------------------------------------------------===//
@@ -796,6 +824,39 @@ bool maxcode::isInStd(const Decl *D) {
     DC = DC->getParent();
   }
   return DC != nullptr;
+}
+
+bool maxcode::paramTakesNonConstLvalue(const FunctionDecl *F, unsigned Index) {
+  const ParmVarDecl *P = nullptr;
+  for (unsigned I = 0, N = F->getNumParams(); I < N && !P; ++I)
+    if (I == Index || F->getParamDecl(I)->isParameterPack())
+      P = F->getParamDecl(I);
+  if (!P)
+    return false;
+  QualType T = P->getType();
+  if (const auto *Pack = T->getAs<PackExpansionType>())
+    T = Pack->getPattern();
+  return T->isReferenceType() && !T->getPointeeType().isConstQualified() &&
+         (T->isLValueReferenceType() || T->getPointeeType()->isDependentType());
+}
+
+std::vector<const CXXRecordDecl *>
+maxcode::mainFileClasses(const RuleContext &Ctx) {
+  using namespace ast_matchers;
+  std::vector<const CXXRecordDecl *> Out;
+  if (!Ctx.isCPlusPlus())
+    return Out;
+  for (const BoundNodes &N :
+       match(cxxRecordDecl(isExpansionInMainFile(), isDefinition(),
+                           unless(isImplicit()))
+                 .bind("record"),
+             Ctx.getASTContext())) {
+    const auto *RD = N.getNodeAs<CXXRecordDecl>("record");
+    if (!RD->isLambda() && !RD->isDependentContext() &&
+        !isa<ClassTemplateSpecializationDecl>(RD) && !isInStd(RD))
+      Out.push_back(RD);
+  }
+  return Out;
 }
 
 bool maxcode::isExpensiveToCopy(QualType T, const ASTContext &AST) {

@@ -128,6 +128,12 @@ const clang::CompoundStmt *compoundParent(clang::ASTContext &AST,
                                           const clang::Stmt *S);
 /// The single parent of \p S in the AST, or null.
 const clang::Stmt *parentStmt(clang::ASTContext &AST, const clang::Stmt *S);
+/// The function whose text holds \p S, looking through lambdas: a lambda's
+/// body is part of the function it is written in. Null when that is not
+/// one function, or when \p S is in a generic lambda (a template whose
+/// pattern's choices are not settled).
+const clang::FunctionDecl *enclosingFunction(clang::ASTContext &AST,
+                                             const clang::Stmt *S);
 
 //===----------------------------------------------------------------------===//
 // Includes.
@@ -203,6 +209,17 @@ bool isExpensiveToCopy(clang::QualType T, const clang::ASTContext &AST);
 /// so (a macro, several declarators).
 bool makeConstReference(RuleEdit &E, const RuleContext &Ctx,
                         const clang::VarDecl *V);
+/// True when the parameter of \p F that argument \p Index meets (the one at
+/// that position, or a pack before it) binds a non-const lvalue by
+/// reference: it is `T &`, or a reference a template deduces (`U &`,
+/// `U &&`, `U &&...`). False when \p F takes no argument there.
+bool paramTakesNonConstLvalue(const clang::FunctionDecl *F, unsigned Index);
+/// The classes defined in the main file that a rule may edit as written,
+/// in the order they appear: not lambdas, not templates, their members or
+/// their specialisations (what holds for some template arguments may not
+/// for others), and not in namespace std. None outside C++.
+std::vector<const clang::CXXRecordDecl *>
+mainFileClasses(const RuleContext &Ctx);
 /// True when \p D is declared inside namespace std.
 bool isInStd(const clang::Decl *D);
 /// std::basic_string<char>.
@@ -314,7 +331,7 @@ std::vector<const clang::FunctionDecl *> deviceFunctions(const RuleContext &Ctx,
                                                          bool KernelsOnly);
 
 //===----------------------------------------------------------------------===//
-// Exception specification helpers (NoexceptUtils.cpp).
+// Exception specifications and special members (NoexceptUtils.cpp).
 //===----------------------------------------------------------------------===//
 
 /// The functions (canonical declarations) taken not to throw although their
@@ -327,6 +344,17 @@ using AssumedSet = llvm::SmallPtrSet<const clang::Decl *, 16>;
 /// it for) counts as throwing.
 bool isNothrow(const clang::FunctionDecl *FD,
                const AssumedSet *Assumed = nullptr);
+
+/// True when the class has a move constructor that is usable (declared or
+/// implicit, not deleted, public) and not trivial, so that moving does
+/// better than copying.
+bool movesBetterThanCopies(const clang::CXXRecordDecl *RD);
+
+/// The destructor \p RD declares itself, when a rule may rewrite its
+/// declarations: not deleted, and not virtual (every overrider would have to
+/// follow). Null otherwise.
+const clang::CXXDestructorDecl *
+editableDestructor(const clang::CXXRecordDecl *RD);
 
 /// True when destroying an object of type \p T cannot throw.
 bool destroysWithoutThrowing(clang::QualType T, const clang::ASTContext &AST);

@@ -52,22 +52,10 @@ bool noLvalueReferenceOverload(const FunctionDecl *Callee, unsigned Index) {
     return false;
   for (const NamedDecl *D : M->getParent()->lookup(Callee->getDeclName())) {
     const FunctionDecl *F = D->getAsFunction();
-    // A using-declaration, or a member that is not a function.
-    if (!F || (F != D && !isa<FunctionTemplateDecl>(D)))
-      return false;
-    // The parameter the argument meets: the one at its position, or a pack
-    // before it.
-    const ParmVarDecl *P = nullptr;
-    for (unsigned I = 0, N = F->getNumParams(); I < N && !P; ++I)
-      if (I == Index || F->getParamDecl(I)->isParameterPack())
-        P = F->getParamDecl(I);
-    if (!P)
-      continue; // Not viable with that many arguments.
-    QualType T = P->getType();
-    if (const auto *Pack = T->getAs<PackExpansionType>())
-      T = Pack->getPattern();
-    if (T->isReferenceType() && !T->getPointeeType().isConstQualified() &&
-        (T->isLValueReferenceType() || T->getPointeeType()->isDependentType()))
+    // A using-declaration, a member that is not a function, or one the
+    // lvalue could select.
+    if (!F || (F != D && !isa<FunctionTemplateDecl>(D)) ||
+        paramTakesNonConstLvalue(F, Index))
       return false;
   }
   return true;
@@ -237,36 +225,6 @@ bool removalKeepsMeaning(const CallExpr *Move, bool ArgConst, ASTContext &AST,
            hasStdConstRefTwin(Callee, Index, AST);
   }
   return false;
-}
-
-/// The function whose text holds \p S, looking through lambdas: a lambda's
-/// body is part of the function it is written in. Null when that is not
-/// one function, or when \p S is in a generic lambda (a template whose
-/// pattern's choices are not settled).
-const FunctionDecl *enclosingFunction(ASTContext &AST, const Stmt *S) {
-  DynTypedNodeList Parents = AST.getParents(*S);
-  while (!Parents.empty()) {
-    // A lambda's body is reached both from the expression and from its
-    // class's call operator: the expression is where it is written.
-    DynTypedNode Next = Parents[0];
-    for (const DynTypedNode &P : Parents)
-      if (P.get<LambdaExpr>())
-        Next = P;
-    if (const auto *L = Next.get<LambdaExpr>()) {
-      if (L->getCallOperator()->isDependentContext())
-        return nullptr;
-    } else if (const auto *FD = Next.get<FunctionDecl>()) {
-      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      if (!MD || !MD->getParent()->isLambda())
-        return FD;
-      if (MD->isDependentContext())
-        return nullptr;
-    } else if (Parents.size() != 1) {
-      return nullptr;
-    }
-    Parents = AST.getParents(Next);
-  }
-  return nullptr;
 }
 
 class MoveConstArgRule : public Rule {

@@ -33,25 +33,6 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-/// True when the class has a move constructor that is usable (declared or
-/// implicit, not deleted, public) and not trivial, so that moving does
-/// better than copying.
-bool movesBetterThanCopies(const CXXRecordDecl *RD) {
-  if (!RD || !RD->hasDefinition() || !RD->hasNonTrivialMoveConstructor())
-    return false;
-  bool Declared = false;
-  for (const CXXConstructorDecl *C : RD->ctors()) {
-    if (!C->isMoveConstructor())
-      continue;
-    if (C->isDeleted() || C->getAccess() != AS_public ||
-        C->getParamDecl(0)->getType()->getPointeeType().isConstQualified())
-      return false;
-    Declared = true;
-  }
-  return Declared || (RD->needsImplicitMoveConstructor() &&
-                      !RD->defaultedMoveConstructorIsDeleted());
-}
-
 /// What an initializer copies from the move constructor's parameter.
 struct CopiedPart {
   const Expr *Source = nullptr;     ///< `O` or `O.Name`, as written.

@@ -39,24 +39,6 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-/// True when the class moves in a way a copy does not: it has a move
-/// constructor, usable and not trivial.
-bool movesBetterThanCopies(const CXXRecordDecl *RD) {
-  if (!RD || !RD->hasDefinition() || !RD->hasNonTrivialMoveConstructor())
-    return false;
-  bool Declared = false;
-  for (const CXXConstructorDecl *C : RD->ctors()) {
-    if (!C->isMoveConstructor())
-      continue;
-    if (C->isDeleted() || C->getAccess() != AS_public ||
-        C->getParamDecl(0)->getType()->getPointeeType().isConstQualified())
-      return false;
-    Declared = true;
-  }
-  return Declared || (RD->needsImplicitMoveConstructor() &&
-                      !RD->defaultedMoveConstructorIsDeleted());
-}
-
 /// True when the class has a conversion function that is not const: a
 /// conversion of the variable could choose it once the variable is not
 /// const.
@@ -76,19 +58,7 @@ bool hasNonConstConversion(const CXXRecordDecl *RD) {
 /// deduces a non-const reference (`U &`, `U &&`).
 bool couldPreferNonConst(const NamedDecl *D, unsigned Index) {
   const FunctionDecl *F = D->getUnderlyingDecl()->getAsFunction();
-  if (!F)
-    return true;
-  const ParmVarDecl *P = nullptr;
-  for (unsigned I = 0, N = F->getNumParams(); I < N && !P; ++I)
-    if (I == Index || F->getParamDecl(I)->isParameterPack())
-      P = F->getParamDecl(I);
-  if (!P)
-    return false; // Not viable for that many arguments, or only as `...`.
-  QualType T = P->getType();
-  if (const auto *Pack = T->getAs<PackExpansionType>())
-    T = Pack->getPattern();
-  return T->isReferenceType() && !T->getPointeeType().isConstQualified() &&
-         (T->isLValueReferenceType() || T->getPointeeType()->isDependentType());
+  return !F || paramTakesNonConstLvalue(F, Index);
 }
 
 /// Adds namespace \p DC to \p Out with the namespaces lookup in it also
@@ -370,36 +340,6 @@ std::optional<CharSourceRange> constToken(const RuleContext &Ctx,
       return Wider;
   }
   return Found;
-}
-
-/// The function whose text holds \p S, looking through lambdas: a lambda's
-/// body is part of the function it is written in. Null when that is not
-/// one function, or when \p S is in a generic lambda (a template whose
-/// pattern's choices are not settled).
-const FunctionDecl *enclosingFunction(ASTContext &AST, const Stmt *S) {
-  DynTypedNodeList Parents = AST.getParents(*S);
-  while (!Parents.empty()) {
-    // A lambda's body is reached both from the expression and from its
-    // class's call operator: the expression is where it is written.
-    DynTypedNode Next = Parents[0];
-    for (const DynTypedNode &P : Parents)
-      if (P.get<LambdaExpr>())
-        Next = P;
-    if (const auto *L = Next.get<LambdaExpr>()) {
-      if (L->getCallOperator()->isDependentContext())
-        return nullptr;
-    } else if (const auto *FD = Next.get<FunctionDecl>()) {
-      const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-      if (!MD || !MD->getParent()->isLambda())
-        return FD;
-      if (MD->isDependentContext())
-        return nullptr;
-    } else if (Parents.size() != 1) {
-      return nullptr;
-    }
-    Parents = AST.getParents(Next);
-  }
-  return nullptr;
 }
 
 class NoAutomaticMoveRule : public Rule {

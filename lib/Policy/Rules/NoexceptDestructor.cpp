@@ -28,13 +28,10 @@
 #include "../Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
-using namespace clang::ast_matchers;
 
 namespace {
 
@@ -63,22 +60,12 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.isCPlusPlus())
-      return;
     ASTContext &AST = Ctx.getASTContext();
-    for (const BoundNodes &N :
-         match(cxxRecordDecl(isExpansionInMainFile(), isDefinition(),
-                             unless(isImplicit()))
-                   .bind("record"),
-               AST)) {
-      const auto *RD = N.getNodeAs<CXXRecordDecl>("record");
-      // Templates: the specification may be false for some arguments only.
-      if (RD->isLambda() || RD->isDependentContext() ||
-          isa<ClassTemplateSpecializationDecl>(RD) || isInStd(RD))
-        continue;
-      const CXXDestructorDecl *Dtor = RD->getDestructor();
-      if (!Dtor || Dtor->isImplicit() || Dtor->isDeleted() ||
-          Dtor->isVirtual() || !subobjectsDestroyWithoutThrowing(RD, AST))
+    // Not templates: the specification may be false for some arguments
+    // only.
+    for (const CXXRecordDecl *RD : mainFileClasses(Ctx)) {
+      const CXXDestructorDecl *Dtor = editableDestructor(RD);
+      if (!Dtor || !subobjectsDestroyWithoutThrowing(RD, AST))
         continue;
       // A body defined elsewhere could throw; a defaulted one runs only the
       // subobjects' destructors.
@@ -86,20 +73,12 @@ public:
       if (!Dtor->getCanonicalDecl()->isExplicitlyDefaulted() &&
           (!Def || mayThrow(Def, AST)))
         continue;
+      // Every declaration `noexcept(expr)` (makeNoexcept requires them to
+      // agree), rewritten to `noexcept`.
       RuleEdit E = makeEdit("", 25);
       std::vector<unsigned> Lines;
-      bool Ok = true;
-      for (const FunctionDecl *D : Dtor->redecls()) {
-        auto R = writtenSpec(D) == WrittenSpec::FalseExpr
-                     ? Ctx.getEditRange(D->getExceptionSpecSourceRange())
-                     : std::nullopt;
-        if (!R || !addReplacement(E, Ctx, *R, "noexcept")) {
-          Ok = false;
-          break;
-        }
-        Lines.push_back(Ctx.getUserLine(D->getLocation()));
-      }
-      if (!Ok)
+      if (writtenSpec(Dtor) != WrittenSpec::FalseExpr ||
+          !makeNoexcept(E, Ctx, Dtor, Lines))
         continue;
       E.Description =
           llvm::formatv("noexcept destructor of {0} ({1})",

@@ -26,13 +26,10 @@
 #include "../Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
-using namespace clang::ast_matchers;
 
 namespace {
 
@@ -61,22 +58,12 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.isCPlusPlus())
-      return;
     ASTContext &AST = Ctx.getASTContext();
     std::vector<const CXXRecordDecl *> Records;
     std::vector<const FunctionDecl *> Candidates;
-    for (const BoundNodes &N :
-         match(cxxRecordDecl(isExpansionInMainFile(), isDefinition(),
-                             unless(isImplicit()))
-                   .bind("record"),
-               AST)) {
-      const auto *RD = N.getNodeAs<CXXRecordDecl>("record");
-      // Templates: the pattern's calls are not resolved, and every
-      // instantiation would have to be safe.
-      if (RD->isLambda() || RD->isDependentContext() ||
-          isa<ClassTemplateSpecializationDecl>(RD) || isInStd(RD))
-        continue;
+    // Not templates: the pattern's calls are not resolved, and every
+    // instantiation would have to be safe.
+    for (const CXXRecordDecl *RD : mainFileClasses(Ctx)) {
       Records.push_back(RD);
       for (const CXXMethodDecl *M : RD->methods())
         if (isCandidate(M))

@@ -30,14 +30,11 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
-#include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
-using namespace clang::ast_matchers;
 
 namespace {
 
@@ -142,22 +139,13 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.isCPlusPlus())
-      return;
     ASTContext &AST = Ctx.getASTContext();
-    for (const BoundNodes &N :
-         match(cxxRecordDecl(isExpansionInMainFile(), isDefinition(),
-                             unless(isImplicit()))
-                   .bind("record"),
-               AST)) {
-      const auto *RD = N.getNodeAs<CXXRecordDecl>("record");
-      // Templates: every instantiation's members would have to qualify.
-      if (RD->isLambda() || RD->isUnion() || RD->isDependentContext() ||
-          isa<ClassTemplateSpecializationDecl>(RD) || isInStd(RD))
+    // Not templates: every instantiation's members would have to qualify.
+    for (const CXXRecordDecl *RD : mainFileClasses(Ctx)) {
+      if (RD->isUnion())
         continue;
-      const CXXDestructorDecl *Dtor = RD->getDestructor();
-      if (!Dtor || Dtor->isImplicit() || Dtor->isDeleted() ||
-          Dtor->isVirtual() || Dtor->getAccess() != AS_public)
+      const CXXDestructorDecl *Dtor = editableDestructor(RD);
+      if (!Dtor || Dtor->getAccess() != AS_public)
         continue;
       const FunctionDecl *First = Dtor->getCanonicalDecl();
       const FunctionDecl *Def = Dtor->getDefinition();
