@@ -6,6 +6,7 @@
 
 #include "maxcode/Frontend/CompilationDatabase.h"
 #include "maxcode/Frontend/NvccAdjuster.h"
+#include "maxcode/Support/FindUpward.h"
 #include "clang/Basic/TokenKinds.h"
 #include "clang/Lex/DependencyDirectivesScanner.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -120,22 +121,12 @@ llvm::Expected<LoadedDatabase> maxcode::loadCompilationDatabase(
     return loadFromDirectory(BuildPath);
   }
   // As clangd: each ancestor of the source, and its build/ subfolder.
-  for (const std::string &Source : Sources) {
-    std::string Abs = makeAbsolutePath(Source);
-    for (llvm::StringRef Dir = llvm::sys::path::parent_path(Abs); !Dir.empty();
-         Dir = llvm::sys::path::parent_path(Dir)) {
-      for (llvm::StringRef Sub : {"", "build"}) {
-        llvm::SmallString<256> Candidate(Dir);
-        if (!Sub.empty())
-          llvm::sys::path::append(Candidate, Sub);
-        llvm::SmallString<256> Json(Candidate), Flags(Candidate);
-        llvm::sys::path::append(Json, "compile_commands.json");
-        llvm::sys::path::append(Flags, "compile_flags.txt");
-        if (llvm::sys::fs::exists(Json) || llvm::sys::fs::exists(Flags))
-          return loadFromDirectory(Candidate);
-      }
-    }
-  }
+  for (const std::string &Source : Sources)
+    if (std::optional<std::string> Found = findUpward(
+            llvm::sys::path::parent_path(makeAbsolutePath(Source)),
+            {"compile_commands.json", "compile_flags.txt",
+             "build/compile_commands.json", "build/compile_flags.txt"}))
+      return loadFromDirectory(llvm::sys::path::parent_path(*Found));
   std::string First = Sources.empty() ? std::string("the sources")
                                       : "'" + Sources.front() + "'";
   return llvm::createStringError(

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "maxcode/Frontend/DeclUses.h"
 #include "maxcode/Frontend/Target.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -458,58 +459,18 @@ private:
   std::vector<HandleLaunch> HandleLaunches;
 };
 
-/// The declarations a target's definition names: what it calls, constructs,
-/// reads and writes, and the types it spells (its signature included).
-class UsedDeclCollector : public RecursiveASTVisitor<UsedDeclCollector> {
+/// The declarations a target's definition names, with the text that was
+/// checked for each: a function's or class's definition, and the template an
+/// instantiation came from.
+class UsedDeclCollector {
 public:
   llvm::SmallPtrSet<const Decl *, 32> Used;
 
-  bool shouldVisitTemplateInstantiations() const { return false; }
-  bool shouldVisitImplicitCode() const { return true; }
-
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    add(E->getDecl());
-    return true;
-  }
-  bool VisitMemberExpr(MemberExpr *E) {
-    add(E->getMemberDecl());
-    return true;
-  }
-  bool VisitOverloadExpr(OverloadExpr *E) {
-    for (const NamedDecl *D : E->decls())
-      add(D);
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *E) {
-    add(E->getCalleeDecl());
-    return true;
-  }
-  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    add(E->getConstructor());
-    return true;
-  }
-  bool VisitTagTypeLoc(TagTypeLoc TL) {
-    add(TL.getDecl());
-    return true;
-  }
-  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
-    add(TL.getDecl());
-    return true;
-  }
-  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
-    add(TL.getTypePtr()->getTemplateName().getAsTemplateDecl());
-    if (const CXXRecordDecl *RD = TL.getType()->getAsCXXRecordDecl())
-      add(RD);
-    return true;
-  }
+  void TraverseDecl(Decl *D) { Visitor.TraverseDecl(D); }
 
 private:
   void add(const Decl *D) {
-    if (!D)
-      return;
     Used.insert(D);
-    // The text that was checked: a function's or class's definition, and
-    // the template an instantiation came from.
     if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
       if (const FunctionDecl *Def = FD->getDefinition())
         Used.insert(Def);
@@ -523,6 +484,8 @@ private:
           Used.insert(P);
     }
   }
+
+  DeclUseVisitor Visitor{[this](const Decl *D) { add(D); }};
 };
 
 /// Why \p FD cannot be a target, given the parse's errors; empty when it can.

@@ -13,9 +13,9 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "maxcode/Frontend/DeclUses.h"
 #include "maxcode/Policy/LLMPolicy.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Preprocessor.h"
@@ -28,36 +28,12 @@ using namespace clang;
 
 namespace {
 /// Main-file declarations at namespace scope that a subtree refers to.
-class UseCollector : public RecursiveASTVisitor<UseCollector> {
+class UseCollector {
 public:
   UseCollector(SourceManager &SM, const Target &T) : SM(SM), T(T) {}
 
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    add(E->getDecl());
-    return true;
-  }
-  bool VisitMemberExpr(MemberExpr *E) {
-    add(E->getMemberDecl());
-    return true;
-  }
-  bool VisitCXXConstructExpr(CXXConstructExpr *E) {
-    add(E->getConstructor());
-    return true;
-  }
-  bool VisitTypedefTypeLoc(TypedefTypeLoc TL) {
-    add(TL.getDecl());
-    return true;
-  }
-  bool VisitTagTypeLoc(TagTypeLoc TL) {
-    add(TL.getDecl());
-    return true;
-  }
-  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
-    if (TemplateDecl *D =
-            TL.getTypePtr()->getTemplateName().getAsTemplateDecl())
-      add(D);
-    return true;
-  }
+  void TraverseDecl(Decl *D) { Visitor.TraverseDecl(D); }
+  void TraverseTypeLoc(TypeLoc TL) { Visitor.TraverseTypeLoc(TL); }
 
   /// Found declarations not yet traversed themselves.
   std::vector<const Decl *> Pending;
@@ -65,8 +41,10 @@ public:
 
 private:
   void add(const Decl *D) {
-    if (!D)
-      return;
+    // An implicit instantiation stands for its template's text.
+    if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(D))
+      if (!CTS->isExplicitSpecialization())
+        D = CTS->getSpecializedTemplate();
     // Members stand for their class; enumerators for their enum.
     while (D && !D->getDeclContext()->isFileContext()) {
       const DeclContext *DC = D->getDeclContext();
@@ -91,6 +69,7 @@ private:
 
   SourceManager &SM;
   const Target &T;
+  DeclUseVisitor Visitor{[this](const Decl *D) { add(D); }};
 };
 } // namespace
 

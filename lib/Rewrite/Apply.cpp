@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Rewrite/Apply.h"
+#include "maxcode/Rewrite/FormatStyle.h"
 #include "maxcode/Support/Diff.h"
 #include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Diagnostic.h"
@@ -66,21 +67,6 @@ maxcode::replacementsBetween(llvm::StringRef File, llvm::StringRef Original,
   return Result;
 }
 
-/// The .clang-format (or _clang-format) clang-format itself would use for
-/// \p File, or "none".
-static std::string findStyleFile(llvm::StringRef File) {
-  for (llvm::StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
-       Dir = llvm::sys::path::parent_path(Dir)) {
-    for (const char *Name : {".clang-format", "_clang-format"}) {
-      llvm::SmallString<256> P(Dir);
-      llvm::sys::path::append(P, Name);
-      if (llvm::sys::fs::is_regular_file(P))
-        return std::string(P);
-    }
-  }
-  return "none";
-}
-
 llvm::Expected<FixSet> maxcode::computeFixes(llvm::StringRef File,
                                              llvm::StringRef Original,
                                              llvm::StringRef VariantText,
@@ -98,7 +84,7 @@ llvm::Expected<FixSet> maxcode::computeFixes(llvm::StringRef File,
   FixSet F;
   F.File = File.str();
   F.Original = Original.str();
-  F.StyleSource = findStyleFile(File);
+  F.StyleSource = findStyleFile(File).value_or("none");
   // Fallback "none": without a .clang-format of its own the project gets
   // the variant's text as it was measured, not LLVM's style.
   auto Style = clang::format::getStyle("file", File, "none", Original);

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Support/Config.h"
+#include "maxcode/Support/FindUpward.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -130,15 +131,7 @@ std::vector<std::string> SearchOptions::toArguments() const {
 std::optional<std::string> maxcode::findConfigFile(llvm::StringRef File) {
   llvm::SmallString<256> Abs(File);
   llvm::sys::fs::make_absolute(Abs);
-  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  for (llvm::StringRef Dir = llvm::sys::path::parent_path(Abs); !Dir.empty();
-       Dir = llvm::sys::path::parent_path(Dir)) {
-    llvm::SmallString<256> Candidate(Dir);
-    llvm::sys::path::append(Candidate, ConfigFileName);
-    if (llvm::sys::fs::is_regular_file(Candidate))
-      return std::string(Candidate);
-  }
-  return std::nullopt;
+  return findUpward(llvm::sys::path::parent_path(Abs), {ConfigFileName});
 }
 
 namespace {

@@ -15,37 +15,16 @@
 #define MAXCODE_EVAL_EVALCACHE_H
 
 #include "maxcode/Eval/EvalResult.h"
+#include "maxcode/Support/SQLiteFile.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include <memory>
-#include <mutex>
 #include <optional>
-
-struct sqlite3;
 
 namespace maxcode {
 
 llvm::json::Value toJSON(const EvalResult &R);
 bool fromJSON(const llvm::json::Value &V, EvalResult &R, llvm::json::Path P);
-
-/// An open SQLite file (WAL, busy timeout), shared by the evaluation cache
-/// and the rollout store.
-class SQLiteFile {
-public:
-  static llvm::Expected<std::shared_ptr<SQLiteFile>> open(llvm::StringRef Path);
-  ~SQLiteFile();
-  sqlite3 *handle() { return DB; }
-  const std::string &path() const { return Path; }
-  /// Runs statements without results; errors name the file.
-  llvm::Error exec(llvm::StringRef SQL);
-  std::recursive_mutex &mutex() { return Mutex; }
-
-private:
-  SQLiteFile() = default;
-  sqlite3 *DB = nullptr;
-  std::string Path;
-  std::recursive_mutex Mutex;
-};
 
 class EvalCache {
 public:
