@@ -163,11 +163,20 @@ std::vector<const FunctionDecl *> RuleContext::getFileFunctions() const {
   return F.Found;
 }
 
-/// True when [B, E) (main-file offsets) is where the scope lets rules edit.
+/// True when [B, E) (main-file offsets) is where the scope lets rules edit:
+/// under --scope=target the target, from the start of its first line when
+/// only its indentation comes before it there (checkScope lets lines go in
+/// before an indented target).
 static bool inEditBounds(const RuleContext &Ctx, unsigned B, unsigned E) {
+  llvm::StringRef Code = Ctx.getCode();
   if (Ctx.getOptions().Scope == EditScope::File)
-    return E <= Ctx.getCode().size();
-  return B >= Ctx.getTarget().BeginOffset && E <= Ctx.getTarget().EndOffset;
+    return E <= Code.size();
+  unsigned Begin = Ctx.getTarget().BeginOffset;
+  llvm::StringRef Before = Code.take_front(Begin);
+  size_t LineStart = Before.rfind('\n') + 1; // npos + 1 == 0
+  if (Before.drop_front(LineStart).ltrim(" \t").empty())
+    Begin = LineStart;
+  return B >= Begin && E <= Ctx.getTarget().EndOffset;
 }
 
 std::optional<CharSourceRange>

@@ -109,8 +109,28 @@ llvm::Expected<std::string>
 maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
                                const tooling::Replacements &Replaces) {
   format::FormatStyle Style = styleForEdits(File, Code);
+  // The rules write their lines with '\n'; in a file whose lines end with
+  // CRLF, theirs do too (clang-format derives the same for the whitespace it
+  // lays out), so that the variant's diff is the lines changed, not mixed
+  // line endings.
+  tooling::Replacements InFileEndings;
+  if (Code.count("\r\n") * 2 > Code.count('\n')) {
+    for (const tooling::Replacement &Rep : Replaces) {
+      std::string Text;
+      llvm::StringRef New = Rep.getReplacementText();
+      for (size_t I = 0; I < New.size(); ++I) {
+        if (New[I] == '\n' && (I == 0 || New[I - 1] != '\r'))
+          Text += '\r';
+        Text += New[I];
+      }
+      if (llvm::Error E = InFileEndings.add(tooling::Replacement(
+              Rep.getFilePath(), Rep.getOffset(), Rep.getLength(), Text)))
+        return E;
+    }
+  }
   llvm::Expected<tooling::Replacements> Cleaned =
-      format::cleanupAroundReplacements(Code, Replaces, Style);
+      format::cleanupAroundReplacements(
+          Code, InFileEndings.empty() ? Replaces : InFileEndings, Style);
   if (!Cleaned)
     return Cleaned.takeError();
   llvm::Expected<std::string> Text =
@@ -118,20 +138,55 @@ maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
   if (!Text)
     return Text.takeError();
   // Format the text the rules wrote, not the lines they only deleted from,
-  // nor the line after a line they inserted: its line break is the end of
-  // the new line, and the next line stays as the user laid it out.
-  std::vector<tooling::Range> Ranges;
-  for (const tooling::Range &R : Cleaned->getAffectedRanges()) {
-    unsigned Length = R.getLength();
-    if (Length > 1 && R.getOffset() + Length <= Text->size() &&
-        (*Text)[R.getOffset() + Length - 1] == '\n')
-      --Length;
-    if (Length > 0)
-      Ranges.push_back(tooling::Range(R.getOffset(), Length));
+  // nor the line break that ends what they wrote: the next line stays as
+  // the user wrote it. Whole lines a rule inserts (a pragma, a declaration
+  // before a statement) are laid out on their own, and only they are
+  // changed: clang-format counts the line after a range as touched (and with
+  // it the block that line opens), so the user's next line, the whole
+  // function after a pushed pragma, or the blank lines at the end of the
+  // file would be laid out anew.
+  std::vector<tooling::Range> Ranges, Lines;
+  int Shift = 0;
+  for (const tooling::Replacement &Rep : *Cleaned) {
+    llvm::StringRef Written = Rep.getReplacementText();
+    unsigned Offset = Rep.getOffset() + Shift;
+    Shift += int(Written.size()) - int(Rep.getLength());
+    // Lines inserted at a line start, or after a token as lines of their
+    // own (a pop after the target's closing brace).
+    bool AfterBreak = Written.starts_with("\n") || Written.starts_with("\r\n");
+    bool WholeLines =
+        Rep.getLength() == 0 &&
+        (AfterBreak ||
+         (Written.ends_with("\n") &&
+          (Rep.getOffset() == 0 || Code[Rep.getOffset() - 1] == '\n')));
+    if (WholeLines && AfterBreak) {
+      unsigned Break = Written.starts_with("\r\n") ? 2 : 1;
+      Offset += Break;
+      Written = Written.drop_front(Break);
+    }
+    if (Written.ends_with("\n"))
+      Written = Written.drop_back(Written.ends_with("\r\n") ? 2 : 1);
+    if (!Written.empty())
+      (WholeLines ? Lines : Ranges)
+          .push_back(tooling::Range(Offset, Written.size()));
   }
-  if (Ranges.empty())
-    return Text;
-  tooling::Replacements Layout = format::reformat(Style, *Text, Ranges, File);
+  tooling::Replacements Layout;
+  if (!Ranges.empty())
+    Layout = format::reformat(Style, *Text, Ranges, File);
+  if (!Lines.empty()) {
+    for (const tooling::Replacement &Rep :
+         format::reformat(Style, *Text, Lines, File)) {
+      // On an inserted line, its indentation included; not the whitespace
+      // after it.
+      bool OnALine = llvm::any_of(Lines, [&](const tooling::Range &L) {
+        return Rep.getOffset() < L.getOffset() + L.getLength() &&
+               Rep.getOffset() + Rep.getLength() >= L.getOffset();
+      });
+      // Where both lay out the same whitespace, the first answer stands.
+      if (OnALine)
+        llvm::consumeError(Layout.add(Rep));
+    }
+  }
   return tooling::applyAllReplacements(*Text, Layout);
 }
 
@@ -189,6 +244,10 @@ std::vector<PlacedEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
     return Edits;
   RuleContext Ctx(*R.Parsed, *R.T, R.Options, R.OriginalText);
   std::vector<FunctionSpan> Spans = functionSpans(Ctx.getASTContext());
+  llvm::StringRef Before = Ctx.getCode().take_front(R.T->BeginOffset);
+  unsigned TargetLineStart = Before.rfind('\n') + 1; // 0 on the first line
+  if (!Before.drop_front(TargetLineStart).ltrim(" \t").empty())
+    TargetLineStart = R.T->BeginOffset;
   for (const Rule *Rl : R.Selection.getEnabledRules()) {
     if (Rl->isCudaOnly() && !Ctx.isCuda()) {
       MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": " << Rl->getId()
@@ -216,15 +275,19 @@ std::vector<PlacedEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
         continue;
       PlacedEdit P;
       for (const tooling::Replacement &Rep : E.Replaces) {
+        // Lines put in at the start of an indented target's first line
+        // (before its indentation) are the target's.
+        unsigned Offset = Rep.getOffset();
+        if (Offset != UINT_MAX && Offset >= TargetLineStart &&
+            Offset < R.T->BeginOffset)
+          Offset = R.T->BeginOffset;
         // Header insertions and removals are outside every function.
-        std::string Place = Rep.getOffset() == UINT_MAX
-                                ? std::string()
-                                : placeOf(Spans, Rep.getOffset());
+        std::string Place =
+            Offset == UINT_MAX ? std::string() : placeOf(Spans, Offset);
         if (!llvm::is_contained(P.Places, Place))
           P.Places.push_back(Place);
-        if (Rep.getOffset() != UINT_MAX &&
-            Rep.getOffset() >= R.T->BeginOffset &&
-            Rep.getOffset() + Rep.getLength() <= R.T->EndOffset)
+        if (Offset != UINT_MAX && Offset >= R.T->BeginOffset &&
+            Offset + Rep.getLength() <= R.T->EndOffset)
           P.InTarget = true;
       }
       E.Score *= Factor;

@@ -142,6 +142,10 @@ llvm::Expected<size_t> matchPrefix(llvm::StringRef OrigPrefix,
     while (VI < V.Text.size() && isIncludeLine(V.Text[VI]))
       ++VI;
     bool LastPartial = OI + 1 == O.Text.size() && !OL.ends_with("\n");
+    // The target's indentation is the start of its own line, and lines put
+    // before the target (a pushed pragma) go in before it.
+    if (LastPartial && OL.trim().empty() && VI < V.Text.size())
+      return V.Offset[VI];
     if (VI >= V.Text.size() ||
         (LastPartial ? !V.Text[VI].starts_with(OL) : V.Text[VI] != OL))
       return llvm::createStringError(

@@ -79,3 +79,41 @@ TEST(ScopeTest, PragmaScopeKind) {
 }
 
 } // namespace
+
+// An indented target (in a namespace): lines go in before it at the start
+// of its line, its indentation kept after them; text before the target's
+// line is still the user's.
+TEST(ScopeTest, LinesGoInBeforeAnIndentedTarget) {
+  const char *Indented = "namespace n {\n"
+                         "  int f(int X) {\n"
+                         "    return X + 1;\n"
+                         "  }\n"
+                         "}\n";
+  llvm::StringRef O(Indented);
+  Target T;
+  T.Name = "n::f";
+  T.BeginOffset = O.find("int f(");
+  T.EndOffset = O.find("  }\n") + 3;
+  T.Line = 2;
+  T.EndLine = 4;
+  auto Check = [&](llvm::StringRef V) {
+    llvm::Error E = checkScope(O, V, T, EditScope::Target);
+    return E ? llvm::toString(std::move(E)) : "";
+  };
+  EXPECT_EQ(Check("namespace n {\n"
+                  "#pragma GCC push_options\n"
+                  "#pragma GCC optimize(\"O3\")\n"
+                  "  int f(int X) {\n"
+                  "    return X + 1;\n"
+                  "  }\n"
+                  "#pragma GCC pop_options\n"
+                  "}\n"),
+            "");
+  EXPECT_NE(Check("namespace m {\n"
+                  "  int f(int X) {\n"
+                  "    return X + 1;\n"
+                  "  }\n"
+                  "}\n")
+                .find("line 1 (before the target) was changed"),
+            std::string::npos);
+}

@@ -58,12 +58,17 @@ public:
                 .getLocWithOffset(Ctx.getTarget().EndOffset);
       if (!startsLine(Ctx, At))
         return;
+      // Lines of their own at the start of the target's line: an indented
+      // target (in a namespace) keeps its line as written.
+      At = SM.translateLineCol(SM.getMainFileID(), SM.getSpellingLineNumber(At),
+                               1);
     }
-    // The pop goes in as a line of its own at the start of the line after
-    // the target's, so that the code after the target keeps its text and
-    // layout (the scope refuses any change there); nothing may follow the
-    // target on its last line.
-    std::string Pop = "#pragma GCC pop_options\n";
+    // The pop goes in right after the target, as a line of its own that
+    // takes what followed the target on its last line (a line break, blanks
+    // or a comment): the code after the target keeps its text and layout
+    // (the scope refuses any change there). No code may follow the target
+    // on its last line.
+    std::string Pop = "\n#pragma GCC pop_options";
     if (Around) {
       SourceLocation Last = End.getLocWithOffset(-1);
       unsigned EndLine = SM.getSpellingLineNumber(Last);
@@ -72,12 +77,10 @@ public:
       if (Next && Next->isNot(tok::eof) &&
           SM.getSpellingLineNumber(Next->getLocation()) == EndLine)
         return;
-      SourceLocation NextLine =
-          SM.translateLineCol(SM.getMainFileID(), EndLine + 1, 1);
-      if (NextLine.isValid() && SM.getSpellingLineNumber(NextLine) > EndLine)
-        End = NextLine;
-      else
-        Pop = "\n" + Pop;
+      // At the end of a file without a final line break, the pop's line
+      // gets one.
+      if (Ctx.getTarget().EndOffset >= Ctx.getCode().size())
+        Pop += "\n";
     }
     std::string Push = Around ? "#pragma GCC push_options\n" : "";
     auto Wrap = [&](RuleEdit &E, const std::string &Pragmas) {
