@@ -83,7 +83,7 @@ maxcode::listVariants(const ListVariantsOptions &Opts,
   R.Selection = std::move(*Selection);
   bool Cuda = Seen.AST->getLangOpts().CUDA;
   R.Options.Scope =
-      Opts.Scope ? *Opts.Scope : (Cuda ? EditScope::Target : EditScope::File);
+      Opts.Scope ? *Opts.Scope : defaultScope(!Opts.ProjectMode, Cuda);
   R.Options.CompilerIsGCC = buildsWithGcc(RC.Command, L.File);
   R.Options.HostFeatures = allowedPragmaFeatures(Opts.AllowIsa);
   R.Options.CheckOptions = Opts.CheckOptions;

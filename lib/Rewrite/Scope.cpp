@@ -19,6 +19,10 @@ llvm::StringRef maxcode::editScopeName(EditScope S) {
   return S == EditScope::Target ? "target" : "file";
 }
 
+EditScope maxcode::defaultScope(bool ProgramMode, bool Cuda) {
+  return ProgramMode && !Cuda ? EditScope::File : EditScope::Target;
+}
+
 int maxcode::pragmaScopeKind(llvm::StringRef Text) {
   llvm::SmallVector<llvm::StringRef, 8> Words;
   llvm::SplitString(Text, Words, " \t()\"',");

@@ -411,9 +411,7 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
   // and for CUDA the harness may share the file (DESIGN section 2).
   bool Cuda = S.T.Kind != TargetKind::CpuFunction ||
               compilesAsCuda(S.RC.Command.CommandLine, S.File);
-  C.Scope = Opts.Scope                   ? *Opts.Scope
-            : (C.programMode() && !Cuda) ? EditScope::File
-                                         : EditScope::Target;
+  C.Scope = Opts.Scope ? *Opts.Scope : defaultScope(C.programMode(), Cuda);
   C.Measure = Opts.Measure;
   C.TimeoutSeconds = Opts.TimeoutSeconds;
   C.Repetitions = Opts.Repetitions;

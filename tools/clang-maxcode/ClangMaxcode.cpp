@@ -601,6 +601,7 @@ static int listVariantsMode(const RunOptions &Opts) {
   LV.Rules = RuleGlobs;
   LV.CheckOptions = Opts.RuleCheckOptions;
   LV.Scope = Opts.Scope;
+  LV.ProjectMode = !Opts.BuildCmd.empty();
   LV.AllowIsa = Opts.AllowIsa;
   auto L = listVariants(LV, errs());
   if (!L)

@@ -54,7 +54,10 @@ struct ListVariantsOptions {
   std::string Rules;       ///< Globs, "" for all.
   /// The rules' options, "rule-id.Key" -> value.
   std::map<std::string, std::string> CheckOptions;
-  std::optional<EditScope> Scope; ///< Unset: file for C++, target for CUDA.
+  std::optional<EditScope> Scope; ///< Unset: defaultScope().
+  /// A project's build command was given (--build-cmd): the default scope
+  /// is the search's in project mode.
+  bool ProjectMode = false;
   unsigned MaxCount = 16;
   uint64_t Seed = 0;
   std::vector<std::string> AllowIsa; ///< --allow-isa.

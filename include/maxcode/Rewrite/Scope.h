@@ -25,6 +25,13 @@ enum class EditScope { Target, File };
 
 llvm::StringRef editScopeName(EditScope S);
 
+/// The scope a variant gets when the user names none (DESIGN section 2):
+/// the whole file for a C++ program whose tests are outside it (program
+/// mode); the target alone in project mode, where the project's harness may
+/// share the file, and for CUDA. The one answer, for the search and for
+/// --list-variants.
+EditScope defaultScope(bool ProgramMode, bool Cuda);
+
 /// Checks \p VariantText against \p Original under \p Scope. The error says
 /// what was edited out of scope, with the line in the original.
 llvm::Error checkScope(llvm::StringRef Original, llvm::StringRef VariantText,
