@@ -214,6 +214,20 @@ TEST(StatisticsTest, SlowerInNearlyEveryPair) {
   V[1] = 40;
   EXPECT_FALSE(
       slowerInNearlyEveryPair(A, V, comparePaired(A, V, 0.01).RawRatio));
+  // More pairs, as many the other way as chance allows: 12 of 15 and 16 of
+  // 21 slower, not 11 of 15 nor 15 of 21.
+  for (auto [N, Needed] : {std::pair<size_t, size_t>{15, 12}, {21, 16}}) {
+    std::vector<double> AN(N, 50), VN(N, 90);
+    for (size_t I = 0; I < N - Needed; ++I)
+      VN[I] = 40;
+    EXPECT_TRUE(
+        slowerInNearlyEveryPair(AN, VN, comparePaired(AN, VN, 0.01).RawRatio))
+        << N;
+    VN[N - Needed] = 40;
+    EXPECT_FALSE(
+        slowerInNearlyEveryPair(AN, VN, comparePaired(AN, VN, 0.01).RawRatio))
+        << N;
+  }
   // Three pairs say nothing, however slower.
   EXPECT_FALSE(slowerInNearlyEveryPair({1, 1, 1}, {2, 2, 2}, 0.5));
   // Slower in every pair by less than a tenth: an order effect, not a

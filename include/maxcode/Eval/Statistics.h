@@ -40,12 +40,13 @@ PairedComparison comparePaired(llvm::ArrayRef<double> Baseline,
                                double NoiseFloor);
 
 /// Whether the variant's runs \p Variant were slower than the baseline's
-/// \p Baseline (paired, as for comparePaired) in all but at most one of nine
-/// or more pairs, with \p RawRatio, the median paired ratio, at most 0.9.
-/// Robust where the runs' spread is not: a loaded moment that slows one run
-/// scatters the noise estimate, not the order within the pairs. A program
-/// compared with itself passes the count by chance in 2% of comparisons, and
-/// then rarely a tenth apart.
+/// \p Baseline (paired, as for comparePaired) in so many of nine or more
+/// pairs that a program compared with itself would be in at most 2% of
+/// comparisons (a sign test: 8 of 9, 12 of 15, 16 of 21), with \p RawRatio,
+/// the median paired ratio, at most 0.9 (chance rarely sets them a tenth
+/// apart as well). Robust where the runs' spread is not: a loaded moment
+/// that slows one run scatters the noise estimate, not the order within the
+/// pairs.
 bool slowerInNearlyEveryPair(llvm::ArrayRef<double> Baseline,
                              llvm::ArrayRef<double> Variant, double RawRatio);
 
