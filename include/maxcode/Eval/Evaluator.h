@@ -176,8 +176,17 @@ private:
   struct Built;
   struct RunOutcome;
   struct RunRequest;
+  /// What program and project mode do differently (EvaluatorImpl.h).
+  class Harness;
+  class ProgramHarness;
+  class ProjectHarness;
+  /// Program mode: a program built from the target's file, run on test
+  /// pairs (ProgramHarness.cpp).
+  static std::unique_ptr<Harness> makeProgramHarness(Evaluator &E);
+  /// Project mode: the user's build, test and bench commands in a copy of
+  /// the project (ProjectHarness.cpp).
+  static std::unique_ptr<Harness> makeProjectHarness(Evaluator &E);
   Evaluator(EvalConfig Config, Executor &Exec, EvalCache *Cache);
-  llvm::Error splitTests();
   std::optional<std::string> screen(const Variant &V, const Target &T);
   void screenAndBuild(llvm::ArrayRef<const Variant *> Vs, const Target &T,
                       llvm::StringRef Tag,
@@ -185,23 +194,9 @@ private:
                       std::vector<std::optional<Built>> &Builds);
   llvm::Expected<const VariantScreen *> screenFor(const Target &T);
   Built build(llvm::StringRef Text, llvm::StringRef Tag);
-  llvm::Error buildProgram(Built &B, ProcessSpec &Spec, SandboxPolicy &Policy);
-  llvm::Error copyProject(Built &B, ProcessSpec &Spec, SandboxPolicy &Policy);
-  /// Project mode with worker trees: \p B's file into \p W, whose copy the
-  /// build sees at the project's path.
-  llvm::Error swapIntoWorker(Built &B, WorkerTrees::Tree &W, ProcessSpec &Spec,
-                             SandboxPolicy &Policy);
-  /// \p W back to the pool, its file the original again.
-  void releaseWorker(WorkerTrees::Tree &W);
-  /// A note in \p R when its build took as long as the first, full one.
-  void noteIfNotIncremental(EvalResult &R) const;
   /// Checks and measures a built variant. \p HeldOutToo: also the held-out
   /// tests (verification).
   EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool HeldOutToo);
-  void checkTests(Built &B, llvm::ArrayRef<size_t> Which, bool HeldOut,
-                  bool All, EvalResult &Out);
-  void checkProject(Built &B, llvm::StringRef Cmd, bool HeldOut,
-                    EvalResult &Out);
   void measure(Built &B, unsigned Repetitions, EvalResult &Out);
   void crossCheck(Built &B, EvalResult &Out);
   /// verify and retime: every test, the ratio on held-out inputs, and with
@@ -214,14 +209,6 @@ private:
   /// What a run of a program that does nothing costs under \p M, summed
   /// over the timed inputs: the floor no variant goes below.
   llvm::Expected<double> floorCost(MeasureMode M);
-  /// One measured run of every timed input (or of the bench): their costs.
-  llvm::Expected<std::vector<double>> measureOnce(Built &B, MeasureMode M,
-                                                  EvalResult *Into);
-  llvm::Expected<double> measureInput(Built &B, size_t Test, MeasureMode M,
-                                      EvalResult *Into);
-  /// One run of the bench: its metric, or (\p WallOnly) its wall time.
-  llvm::Expected<double> measureBench(Built &B, EvalResult *Into,
-                                      bool WallOnly = false);
   /// Runs the built program (or a project command) once, in a fresh
   /// folder, under the supervisor, in the sandbox every run of \p B gets.
   llvm::Expected<RunOutcome> runOnce(Built &B, const RunRequest &R);
@@ -261,20 +248,14 @@ private:
     return BaselineCost[int(Timing)];
   }
   std::map<MeasureMode, double> &floorCosts() { return FloorCost[int(Timing)]; }
-  /// Picks the timed inputs of both sets by the baseline's own cost in its
-  /// check runs (BaselineRunCost): the costliest, where a faster program
-  /// shows; input size only breaks ties.
-  void chooseTimedTests();
-  /// Under --measure=instructions, each test's cost to the baseline by
-  /// instructions, in BaselineRunCost (the sets with more tests than are
-  /// timed only).
-  llvm::Error countBaselineTests();
   /// Re-measures verified \p R's variant \p B on the held-out timed inputs
   /// and makes that the ratio \p R reports (rule 10), saying so when it is
   /// fast only on the inputs the search saw.
   void measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R);
 
   EvalConfig Config;
+  /// Program or project mode.
+  std::unique_ptr<Harness> Mode;
   Executor &Exec;
   EvalCache *Cache;
   std::string Original;
@@ -288,9 +269,6 @@ private:
   /// Each test's outputs in the baseline's check runs, where they hold
   /// decimals (two runs): what a variant's answers are held to.
   std::vector<std::vector<std::string>> BaselineOutputs;
-  /// What test \p Test's answers are held to besides the expected output
-  /// (none when the user set --tolerance).
-  llvm::ArrayRef<std::string> baselineAnswers(size_t Test) const;
   /// The static screen of the target, made once from the original.
   std::unique_ptr<VariantScreen> Screen;
   std::string ScreenTarget;

@@ -1,0 +1,550 @@
+//===-- ProgramHarness.cpp - A program and its tests
+//------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Program mode (DESIGN section 4): the target's file built alone with its
+// translation unit's command into a program, run on test pairs fed on
+// standard input; the feedback tests are the search's, the held-out ones
+// verify a winner.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EvaluatorImpl.h"
+#include "maxcode/Eval/CuptiRun.h"
+#include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Eval/Statistics.h"
+#include "maxcode/Frontend/CompilationDatabase.h"
+#include "maxcode/Frontend/ParseSupport.h"
+#include "maxcode/Frontend/Profile.h"
+#include "maxcode/Support/Debug.h"
+#include "maxcode/Support/TreeCopy.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/SaveAndRestore.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEBUG_TYPE "maxcode-eval"
+
+using namespace maxcode;
+using namespace maxcode::evaldetail;
+
+namespace maxcode {
+class Evaluator::ProgramHarness : public Evaluator::Harness {
+public:
+  using Harness::Harness;
+  llvm::Error prepare() override;
+  void addFolders(SandboxPolicy &P) const override;
+  llvm::Error placeBuild(Built &B, WorkerTrees::Tree *W, ProcessSpec &Spec,
+                         SandboxPolicy &P) override;
+  llvm::Error keepBuild(Built &B, WorkerTrees::Tree *W) override;
+  llvm::Error placeRun(Built &B, const std::string &Host,
+                       const std::string &Inside, ProcessSpec &S,
+                       SandboxPolicy &P) override;
+  RunRequest metricsRun() const override;
+  void check(Built &B, bool HeldOutToo, EvalResult &Out) override;
+  llvm::Error learnFromBaseline() override;
+  llvm::Expected<std::vector<double>> measureOnce(Built &B, MeasureMode M,
+                                                  EvalResult *Into) override;
+  llvm::Expected<double> measureWall(Built &B, double *Cpu) override;
+  llvm::Expected<std::vector<double>> floorRuns(MeasureMode M) override;
+  bool bench() const override { return false; }
+  size_t timedCount(TimingSet S) const override {
+    return (S == TimingSet::HeldOut ? E.TimedHeldOut : E.TimedTests).size();
+  }
+  std::optional<std::string> noHeldOutTiming() const override;
+
+private:
+  /// Runs \p B on tests \p Which (held-out ones: \p IsHeldOut) in
+  /// parallel; with \p All every one, else up to the first failure.
+  void checkTests(Built &B, llvm::ArrayRef<size_t> Which, bool IsHeldOut,
+                  bool All, EvalResult &Out);
+  /// What test \p Test's answers are held to besides the expected output
+  /// (none when the user set --tolerance).
+  llvm::ArrayRef<std::string> baselineAnswers(size_t Test) const;
+  /// One measured run of \p B on test \p Test.
+  llvm::Expected<double> measureInput(Built &B, size_t Test, MeasureMode M,
+                                      EvalResult *Into);
+  /// Picks the timed inputs of both sets by the baseline's own cost in its
+  /// check runs (BaselineRunCost): the costliest, where a faster program
+  /// shows; input size only breaks ties.
+  void chooseTimedTests();
+  /// Under --measure=instructions, each test's cost to the baseline by
+  /// instructions, in BaselineRunCost (the sets with more tests than are
+  /// timed only).
+  llvm::Error countBaselineTests();
+};
+} // namespace maxcode
+
+std::unique_ptr<Evaluator::Harness>
+Evaluator::makeProgramHarness(Evaluator &E) {
+  return std::make_unique<ProgramHarness>(E);
+}
+
+llvm::Error Evaluator::ProgramHarness::prepare() {
+  if (!E.Config.HoldoutBenchCmd.empty())
+    return llvm::createStringError(
+        "--holdout-bench-cmd is for project mode; program mode holds out "
+        "tests of its own (--held-out)");
+  auto Loaded = loadTests(E.Config.TestsDir);
+  if (!Loaded)
+    return Loaded.takeError();
+  E.Tests = std::move(*Loaded);
+  double F = E.Config.HeldOutFraction;
+  if (!(F >= 0 && F < 1))
+    return llvm::createStringError("--held-out must be at least 0 and below 1");
+  // The held-out tests are those whose names hash lowest: a split that does
+  // not depend on how the folder lists them, and that a proposer cannot
+  // predict from the numbering.
+  size_t N = E.Tests.size();
+  size_t H = 0;
+  if (N >= 2 && F > 0)
+    H = std::min(N - 1, std::max<size_t>(1, size_t(N * F + 0.5)));
+  std::vector<std::pair<std::string, size_t>> ByHash;
+  for (size_t I = 0; I < N; ++I)
+    ByHash.push_back(
+        {llvm::toHex(llvm::SHA256::hash(
+             llvm::arrayRefFromStringRef(llvm::StringRef(E.Tests[I].Name)))),
+         I});
+  llvm::sort(ByHash);
+  for (size_t K = 0; K < N; ++K)
+    (K < H ? E.HeldOut : E.Feedback).push_back(ByHash[K].second);
+  llvm::sort(E.HeldOut);
+  llvm::sort(E.Feedback);
+  E.BaselineRunCost.assign(N, {0.0, 0.0});
+  E.BaselineOutputs.assign(N, {});
+  chooseTimedTests();
+  return llvm::Error::success();
+}
+
+llvm::Error Evaluator::ProgramHarness::countBaselineTests() {
+  // Under instructions, what each test costs the baseline is counted, not
+  // timed: CPU times of a few milliseconds tie at the clock's resolution,
+  // and the tie went to the largest input, not the costliest (a loaded
+  // machine timed 200 kB of white space above the real workload). Only a
+  // set with more tests than are timed needs the order.
+  if (E.Config.Measure != MeasureMode::Instructions)
+    return llvm::Error::success();
+  std::vector<size_t> Which;
+  for (const std::vector<size_t> *Set : {&E.Feedback, &E.HeldOut})
+    if (Set->size() > std::max(1u, E.Config.MeasureTests))
+      Which.insert(Which.end(), Set->begin(), Set->end());
+  std::vector<std::optional<std::string>> Failed(Which.size());
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(
+      std::max(1u, std::min<unsigned>(E.Exec.parallelism(), Which.size()))));
+  for (size_t K = 0; K < Which.size(); ++K)
+    Pool.async([&, K] {
+      auto C = measureInput(*E.Baseline, Which[K], MeasureMode::Instructions,
+                            nullptr);
+      if (!C) {
+        Failed[K] = llvm::toString(C.takeError());
+        return;
+      }
+      E.BaselineRunCost[Which[K]].first = *C;
+    });
+  Pool.wait();
+  for (size_t K = 0; K < Which.size(); ++K)
+    if (Failed[K])
+      return llvm::createStringError("the unmodified program cannot be "
+                                     "measured on test " +
+                                     E.Tests[Which[K]].Name + ": " +
+                                     *Failed[K]);
+  return llvm::Error::success();
+}
+
+void Evaluator::ProgramHarness::chooseTimedTests() {
+  auto Costliest = [&](std::vector<size_t> Order) {
+    std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      if (E.BaselineRunCost[A] != E.BaselineRunCost[B])
+        return E.BaselineRunCost[A] > E.BaselineRunCost[B];
+      return E.Tests[A].InputBytes > E.Tests[B].InputBytes;
+    });
+    Order.resize(
+        std::min<size_t>(Order.size(), std::max(1u, E.Config.MeasureTests)));
+    llvm::sort(Order);
+    return Order;
+  };
+  E.TimedTests = Costliest(E.Feedback);
+  E.TimedHeldOut = Costliest(E.HeldOut);
+}
+
+llvm::Error Evaluator::ProgramHarness::placeBuild(Built &B, WorkerTrees::Tree *,
+                                                  ProcessSpec &Spec,
+                                                  SandboxPolicy &) {
+  const std::string &Scratch = B.Dir->path();
+  llvm::SmallString<256> Src(Scratch);
+  llvm::sys::path::append(Src, llvm::sys::path::filename(E.Config.File));
+  B.SourcePath = std::string(Src);
+  llvm::SmallString<256> Exe(Scratch);
+  llvm::sys::path::append(Exe, "prog");
+  B.Exe = std::string(Exe);
+  if (llvm::Error Err = writeFile(Src, B.Text))
+    return Err;
+  Spec.Argv = variantCompileCommand(
+      E.Config.Command, E.Config.File, Src, Exe, /*Link=*/true,
+      /*DebugInfo=*/E.Config.Measure == MeasureMode::Instructions);
+  Spec.WorkingDir = E.Config.Command.Directory;
+  return llvm::Error::success();
+}
+
+void Evaluator::ProgramHarness::addFolders(SandboxPolicy &P) const {
+  // The folders the compile command reads, and the source's folder for its
+  // quoted includes; never the tests.
+  P.ReadOnly = commandFolders(E.Config.Command);
+  P.ReadOnly.push_back(llvm::sys::path::parent_path(E.Config.File).str());
+  P.Hidden.push_back(makeAbsolutePath(E.Config.TestsDir));
+}
+
+llvm::Error Evaluator::ProgramHarness::keepBuild(Built &B,
+                                                 WorkerTrees::Tree *) {
+  // What runs is read-only and, as root, no sandbox user's: no run can
+  // change the binary or leave anything in the scratch folder for the next
+  // run (every run gets a folder of its own).
+  if (geteuid() == 0) {
+    (void)::chown(B.Exe.c_str(), 0, 0);
+    (void)::chown(B.Dir->path().c_str(), 0, 0);
+  }
+  (void)::chmod(B.Exe.c_str(), 0555);
+  return llvm::Error::success();
+}
+
+llvm::Error Evaluator::ProgramHarness::placeRun(Built &B,
+                                                const std::string &Host,
+                                                const std::string &Inside,
+                                                ProcessSpec &S,
+                                                SandboxPolicy &P) {
+  S.WorkingDir = Inside;
+  if (E.Config.Sandbox == SandboxMode::Bwrap) {
+    P.Mounts.push_back({B.Exe, Inside + "/prog", /*Writable=*/false});
+    return llvm::Error::success();
+  }
+  // Without a mount namespace: a read-only copy of the binary.
+  std::string Copy = Host + "/prog";
+  if (std::error_code EC = llvm::sys::fs::copy_file(B.Exe, Copy))
+    return llvm::createStringError("cannot copy the program: " + EC.message());
+  (void)::chmod(Copy.c_str(), 0555);
+  return llvm::Error::success();
+}
+
+Evaluator::RunRequest Evaluator::ProgramHarness::metricsRun() const {
+  // The first timed input.
+  RunRequest R;
+  R.Argv = {"./prog"};
+  if (!E.timed().empty())
+    R.Stdin = E.Tests[E.timed().front()].InputPath;
+  return R;
+}
+
+void Evaluator::ProgramHarness::check(Built &B, bool HeldOutToo,
+                                      EvalResult &Out) {
+  Out.TestsTotal = E.Feedback.size();
+  checkTests(B, E.Feedback, /*IsHeldOut=*/false, /*All=*/HeldOutToo, Out);
+  if (HeldOutToo) {
+    Out.HeldOutTotal = E.HeldOut.size();
+    checkTests(B, E.HeldOut, /*IsHeldOut=*/true, /*All=*/true, Out);
+  }
+}
+
+llvm::Error Evaluator::ProgramHarness::learnFromBaseline() {
+  // A baseline the check cannot read (not ELF) turns the check off.
+  auto Facts = readBinaryFacts(E.Baseline->Exe);
+  if (Facts)
+    E.BaselineBinary = std::move(*Facts);
+  else
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": no binary check: "
+                               << llvm::toString(Facts.takeError()) << "\n");
+  // A second run of each test whose answer holds decimals: how much the
+  // program's own answers vary is what a variant's may.
+  std::vector<size_t> Decimal;
+  for (size_t I = 0; I < E.Tests.size(); ++I)
+    if (!E.BaselineOutputs[I].empty())
+      Decimal.push_back(I);
+  EvalResult Again = E.Baseline->Result;
+  Again.Status = EvalStatus::Ok;
+  checkTests(*E.Baseline, Decimal, false, /*All=*/true, Again);
+  if (!Again.ok())
+    return llvm::createStringError(
+        "the unmodified program fails its own tests when run again (" +
+        evalStatusName(Again.Status).str() + ": " + Again.Reason + ")");
+  if (llvm::Error Err = countBaselineTests())
+    return Err;
+  chooseTimedTests();
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<double>>
+Evaluator::ProgramHarness::measureOnce(Built &B, MeasureMode M,
+                                       EvalResult *Into) {
+  std::vector<double> Costs;
+  for (size_t Test : E.timed()) {
+    auto C = measureInput(B, Test, M, Into);
+    if (!C)
+      return C.takeError();
+    Costs.push_back(*C);
+  }
+  return Costs;
+}
+
+llvm::Expected<double> Evaluator::ProgramHarness::measureWall(Built &B,
+                                                              double *Cpu) {
+  EvalResult Usage;
+  auto C = measureOnce(B, MeasureMode::Time, Cpu ? &Usage : nullptr);
+  if (!C)
+    return C.takeError();
+  if (Cpu)
+    *Cpu = Usage.UserSeconds + Usage.SystemSeconds;
+  return sum(*C);
+}
+
+llvm::Expected<std::vector<double>>
+Evaluator::ProgramHarness::floorRuns(MeasureMode M) {
+  // exec, the dynamic loader, the C and C++ runtimes, exit.
+  std::vector<double> Runs;
+  if (!E.Null) {
+    // The program's own start-up: its includes and macros (a C++
+    // program's runtime, iostreams' initialisation) and an empty main;
+    // the bare empty program where those do not build alone.
+    static constexpr llvm::StringLiteral Empty = "int main() { return 0; }\n";
+    if (std::string D = directivesOnly(E.Original); !D.empty()) {
+      E.Null = std::make_unique<Built>(
+          E.build(D + "\nsigned main() { return 0; }\n", "null"));
+      if (!E.Null->Ok)
+        E.Null.reset();
+    }
+    if (!E.Null)
+      E.Null = std::make_unique<Built>(E.build(Empty, "null"));
+    if (!E.Null->Ok)
+      return llvm::createStringError("an empty program does not build: " +
+                                     E.Null->Result.Reason);
+  }
+  for (int I = 0; I < (M == MeasureMode::Time ? 3 : 1); ++I) {
+    double Sum = 0;
+    for (size_t Test : E.timed()) {
+      (void)Test;
+      RunRequest R;
+      R.Kind = JobKind::Timed;
+      R.WallSeconds = E.Config.TimeoutSeconds;
+      R.Argv = {"./prog"};
+      if (M == MeasureMode::Instructions) {
+        R.Argv = callgrindArgv("/dev/null", {"./prog"}, /*LineInfo=*/false);
+        R.LogFd = 3;
+        R.WallSeconds = std::max(60.0, 40 * E.Config.TimeoutSeconds);
+      }
+      auto Run = E.runOnce(*E.Null, R);
+      if (!Run)
+        return Run.takeError();
+      if (M == MeasureMode::Instructions) {
+        auto N = instructionsFromLog(Run->Report.Log, Run->Report.MainPid);
+        if (!N)
+          return N.takeError();
+        Sum += double(*N);
+      } else {
+        Sum += Run->Report.WallSeconds;
+      }
+    }
+    Runs.push_back(Sum);
+  }
+  return Runs;
+}
+
+std::optional<std::string> Evaluator::ProgramHarness::noHeldOutTiming() const {
+  if (!E.TimedHeldOut.empty())
+    return std::nullopt;
+  return E.Tests.size() == 1
+             ? "one test only, so none is held out: the ratio is measured on "
+               "the input the search saw, and a variant that remembers its "
+               "answer would not be caught; give more tests"
+             : "no held-out test (--held-out=0): the ratio is measured on the "
+               "inputs the search saw";
+}
+
+llvm::ArrayRef<std::string>
+Evaluator::ProgramHarness::baselineAnswers(size_t Test) const {
+  // A --tolerance of the user's own says how far an answer may stray: the
+  // baseline's digits then hold nobody to more.
+  if (E.Config.Tolerance != DefaultTolerance)
+    return {};
+  return E.BaselineOutputs[Test];
+}
+
+void Evaluator::ProgramHarness::checkTests(Built &B,
+                                           llvm::ArrayRef<size_t> Which,
+                                           bool IsHeldOut, bool All,
+                                           EvalResult &Out) {
+  // Checks run in parallel; the first failure in test order is reported.
+  std::vector<std::optional<EvalResult>> Failures(Which.size());
+  std::vector<char> Ran(Which.size(), 0);
+  std::atomic<bool> Failed{false};
+  unsigned Width =
+      std::max(1u, std::min<unsigned>(E.Exec.parallelism(), Which.size()));
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Width));
+  for (size_t K = 0; K < Which.size(); ++K)
+    Pool.async([&, K] {
+      if (Failed && !All)
+        return;
+      const TestCase &T = E.Tests[Which[K]];
+      RunRequest R;
+      R.Argv = {"./prog"};
+      R.Stdin = T.InputPath;
+      R.Kind = JobKind::Check;
+      R.WallSeconds = E.Config.TimeoutSeconds;
+      auto Run = E.runOnce(B, R);
+      std::optional<EvalResult> F;
+      if (!Run) {
+        EvalResult Failure;
+        recordFailure(Run.takeError(), Failure);
+        Failure.Reason += " on test " + T.Name;
+        F = std::move(Failure);
+      } else {
+        bool IsBaseline = &B == E.Baseline.get();
+        F = judgeTestRun(Run->Proc, &Run->Report, T, E.Config.Tolerance,
+                         IsHeldOut, "",
+                         IsBaseline ? llvm::ArrayRef<std::string>()
+                                    : baselineAnswers(Which[K]));
+        if (IsBaseline) {
+          // The baseline's own cost of each test picks the timed ones.
+          E.BaselineRunCost[Which[K]] = {Run->Report.UserSeconds +
+                                             Run->Report.SystemSeconds,
+                                         Run->Report.WallSeconds};
+          // Its answers, where they hold decimals, are what a variant's
+          // are held to (compareWithBaseline).
+          if (!F && hasDecimalTokens(Run->Proc.Stdout))
+            E.BaselineOutputs[Which[K]].push_back(Run->Proc.Stdout);
+        }
+      }
+      if (F) {
+        Failures[K] = std::move(F);
+        Failed = true;
+      }
+      Ran[K] = 1;
+    });
+  Pool.wait();
+  unsigned Passed = 0;
+  for (size_t K = 0; K < Which.size(); ++K) {
+    if (!Ran[K])
+      break; // Not run: an earlier test failed and not every test is wanted.
+    if (!Failures[K]) {
+      ++Passed;
+      continue;
+    }
+    if (Out.ok()) {
+      Out.Status = Failures[K]->Status;
+      Out.Reason = Failures[K]->Reason;
+      Out.FirstFailure = Failures[K]->FirstFailure;
+    }
+    if (!All)
+      break;
+  }
+  (IsHeldOut ? Out.HeldOutPassed : Out.TestsPassed) += Passed;
+}
+
+/// Hot lines of \p SourceName from the callgrind profiles in \p Folder.
+static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
+                        std::map<unsigned, uint64_t> &Lines, uint64_t &Total) {
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Folder, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (!llvm::sys::path::filename(It->path()).starts_with("callgrind.out"))
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(It->path());
+    if (!Buf)
+      continue;
+    auto P = parseCallgrind((*Buf)->getBuffer());
+    if (!P) {
+      llvm::Error E = P.takeError();
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": profile '" << It->path()
+                    << "' skipped: " << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
+      continue;
+    }
+    for (const auto &KV : P->Lines)
+      if (llvm::sys::path::filename(KV.first.first) == SourceName)
+        Lines[KV.first.second] += KV.second;
+    Total += P->Total;
+  }
+}
+
+llvm::Expected<double>
+Evaluator::ProgramHarness::measureInput(Built &B, size_t Test, MeasureMode M,
+                                        EvalResult *Into) {
+  const TestCase &T = E.Tests[Test];
+  RunRequest R;
+  R.Stdin = T.InputPath;
+  R.Argv = {"./prog"};
+  R.Kind = JobKind::Timed;
+  R.WallSeconds = E.Config.TimeoutSeconds;
+  if (M == MeasureMode::Instructions) {
+    // Every process of the run counted; the profiles (hot lines only) in
+    // the run's own folder.
+    R.Argv = callgrindArgv("@PROFILE@/callgrind.out.%p", {"./prog"},
+                           /*LineInfo=*/true);
+    R.LogFd = 3;
+    R.Profile = true;
+    R.Kind = JobKind::Check; // Counts do not depend on what else runs.
+    R.WallSeconds = std::max(60.0, 40 * E.Config.TimeoutSeconds);
+  } else if (M == MeasureMode::CudaKernel) {
+    R.Cupti = CuptiPass::Timing;
+  }
+  auto Run = E.runOnce(B, R);
+  if (!Run)
+    return Run.takeError();
+  // Every run is checked: one that answers differently when measured is a
+  // wrong output, whatever it cost.
+  if (auto F =
+          judgeTestRun(Run->Proc, &Run->Report, T, E.Config.Tolerance,
+                       llvm::is_contained(E.HeldOut, Test), " when measured",
+                       &B == E.Baseline.get() ? llvm::ArrayRef<std::string>()
+                                              : baselineAnswers(Test)))
+    return llvm::make_error<RunFailure>(F->Status, F->Reason, F->FirstFailure);
+  if (M == MeasureMode::Instructions) {
+    auto Count = instructionsFromLog(Run->Report.Log, Run->Report.MainPid);
+    if (!Count)
+      return llvm::make_error<RunFailure>(EvalStatus::Crash,
+                                          llvm::toString(Count.takeError()));
+    if (Into) {
+      std::map<unsigned, uint64_t> Lines;
+      uint64_t Total = 0;
+      addHotLines(Run->ProfileDir->path(),
+                  llvm::sys::path::filename(B.SourcePath), Lines, Total);
+      for (const auto &KV : Lines)
+        if (Total)
+          Into->HotLines.push_back({KV.first, double(KV.second) / Total});
+    }
+    return double(*Count);
+  }
+  if (M == MeasureMode::CudaKernel) {
+    auto Report = readCuptiReports(Run->CuptiDir->path());
+    if (!Report)
+      return Report.takeError();
+    if (Into)
+      for (const std::string &N : Report->Notes)
+        if (!llvm::is_contained(Into->Notes, N))
+          Into->Notes.push_back(N);
+    return cudaKernelCost(*Report);
+  }
+  if (Into) {
+    Into->UserSeconds += Run->Report.UserSeconds;
+    Into->SystemSeconds += Run->Report.SystemSeconds;
+    Into->PeakMemoryBytes =
+        std::max(Into->PeakMemoryBytes, Run->Report.MaxRSSBytes);
+  }
+  return Run->Report.WallSeconds;
+}

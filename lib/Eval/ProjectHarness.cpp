@@ -1,0 +1,435 @@
+//===-- ProjectHarness.cpp - A project and its commands
+//---------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Project mode (DESIGN section 4): the user's own build, test and bench
+// commands, in a copy of the project that bubblewrap shows at the project's
+// own path, built once and then incrementally (WorkerTrees.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EvaluatorImpl.h"
+#include "maxcode/Eval/CuptiRun.h"
+#include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Eval/Statistics.h"
+#include "maxcode/Frontend/CompilationDatabase.h"
+#include "maxcode/Frontend/ParseSupport.h"
+#include "maxcode/Frontend/Profile.h"
+#include "maxcode/Support/Debug.h"
+#include "maxcode/Support/TreeCopy.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/SaveAndRestore.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEBUG_TYPE "maxcode-eval"
+
+using namespace maxcode;
+using namespace maxcode::evaldetail;
+
+namespace maxcode {
+class Evaluator::ProjectHarness : public Evaluator::Harness {
+public:
+  using Harness::Harness;
+  llvm::Error prepare() override;
+  void addFolders(SandboxPolicy &P) const override;
+  llvm::Error placeBuild(Built &B, WorkerTrees::Tree *W, ProcessSpec &Spec,
+                         SandboxPolicy &P) override;
+  llvm::Error keepBuild(Built &B, WorkerTrees::Tree *W) override;
+  void releaseTree(WorkerTrees::Tree &W) override;
+  llvm::Error placeRun(Built &B, const std::string &Host,
+                       const std::string &Inside, ProcessSpec &S,
+                       SandboxPolicy &P) override;
+  RunRequest metricsRun() const override;
+  void check(Built &B, bool HeldOutToo, EvalResult &Out) override;
+  llvm::Error learnFromBaseline() override { return llvm::Error::success(); }
+  llvm::Expected<std::vector<double>> measureOnce(Built &B, MeasureMode M,
+                                                  EvalResult *Into) override;
+  llvm::Expected<double> measureWall(Built &B, double *Cpu) override;
+  llvm::Expected<std::vector<double>> floorRuns(MeasureMode M) override;
+  bool bench() const override { return true; }
+  size_t timedCount(TimingSet) const override { return 1; }
+  std::optional<std::string> noHeldOutTiming() const override;
+
+private:
+  /// A fresh copy of the project with \p B's file, built from scratch
+  /// (without bubblewrap, which alone can show it at the project's path).
+  llvm::Error copyProject(Built &B, ProcessSpec &Spec);
+  /// \p B's file into \p W, whose copy the build sees at the project's
+  /// path.
+  llvm::Error swapIntoWorker(Built &B, WorkerTrees::Tree &W, ProcessSpec &Spec,
+                             SandboxPolicy &Policy);
+  /// A note in \p R when its build took as long as the first, full one.
+  void noteIfNotIncremental(EvalResult &R) const;
+  /// Runs test command \p Cmd on \p B into \p Out.
+  void checkProject(Built &B, llvm::StringRef Cmd, bool IsHeldOut,
+                    EvalResult &Out);
+  /// One run of the bench: its metric, or (\p WallOnly) its wall time.
+  llvm::Expected<double> measureBench(Built &B, EvalResult *Into,
+                                      bool WallOnly = false);
+};
+} // namespace maxcode
+
+std::unique_ptr<Evaluator::Harness>
+Evaluator::makeProjectHarness(Evaluator &E) {
+  return std::make_unique<ProjectHarness>(E);
+}
+
+llvm::Error Evaluator::ProjectHarness::prepare() {
+  const EvalConfig &C = E.Config;
+  if (C.BuildCmd.empty() || C.TestCmd.empty())
+    return llvm::createStringError(
+        "give --tests=<dir> (program mode), or --build-cmd and --test-cmd "
+        "(project mode; --bench-cmd to time)");
+  if (C.BenchCmd.empty())
+    return llvm::createStringError(
+        "project mode needs --bench-cmd to measure with --measure=" +
+        measureModeName(C.Measure).str());
+  if (!llvm::sys::fs::is_directory(C.ProjectRoot))
+    return llvm::createStringError("project root '" + C.ProjectRoot +
+                                   "' is not a folder");
+  if (!llvm::StringRef(C.File).starts_with(C.ProjectRoot + "/"))
+    return llvm::createStringError("'" + C.File +
+                                   "' is not inside the project root '" +
+                                   C.ProjectRoot + "'");
+  if (C.Measure == MeasureMode::Instructions && !C.BenchMetric.empty())
+    return llvm::createStringError(
+        "--bench-metric reads the bench's own figure and "
+        "--measure=instructions counts the bench's instructions: give "
+        "one");
+  // Project mode builds once, then incrementally, where bubblewrap can show
+  // a copy at the project's own path; without it, every build is of a
+  // fresh copy at another path (docs/Evaluation.md, Building).
+  if (C.Sandbox == SandboxMode::Bwrap) {
+    std::vector<std::string> Excluded = C.Protected;
+    if (!C.ScratchRoot.empty())
+      Excluded.push_back(makeAbsolutePath(C.ScratchRoot));
+    E.Trees = std::make_unique<WorkerTrees>(C.ProjectRoot, C.ScratchRoot,
+                                            std::move(Excluded));
+  }
+  return llvm::Error::success();
+}
+
+void Evaluator::ProjectHarness::addFolders(SandboxPolicy &P) const {
+  // The folders the compile command reads outside the project; the user's
+  // tree never (where a copy is shown at the project's path, it covers the
+  // user's).
+  for (std::string &F : commandFolders(E.Config.Command))
+    if (!llvm::StringRef(F).starts_with(E.Config.ProjectRoot))
+      P.ReadOnly.push_back(std::move(F));
+  if (!E.Trees)
+    P.Hidden.push_back(E.Config.ProjectRoot);
+}
+
+llvm::Error Evaluator::ProjectHarness::placeBuild(Built &B,
+                                                  WorkerTrees::Tree *W,
+                                                  ProcessSpec &Spec,
+                                                  SandboxPolicy &P) {
+  return W ? swapIntoWorker(B, *W, Spec, P) : copyProject(B, Spec);
+}
+
+llvm::Error Evaluator::ProjectHarness::keepBuild(Built &B,
+                                                 WorkerTrees::Tree *W) {
+  // Every run starts from the tree exactly as the build left it.
+  const std::string &Scratch = B.Dir->path();
+  B.Snapshot = Scratch + "/built";
+  auto S = copyTree(W ? W->Path : B.Tree, B.Snapshot, {});
+  if (!S)
+    return llvm::createStringError("cannot keep the built tree: " +
+                                   llvm::toString(S.takeError()));
+  if (W) {
+    // The runs' copy is made from the snapshot before the first run.
+    B.Tree = Scratch + "/tree";
+    B.TreeUsed = true;
+    W->Built = true;
+    noteIfNotIncremental(B.Result);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Evaluator::ProjectHarness::placeRun(Built &B, const std::string &,
+                                                const std::string &,
+                                                ProcessSpec &S,
+                                                SandboxPolicy &P) {
+  if (E.Trees) {
+    // At the project's own path, as it was built.
+    S.WorkingDir = E.Config.ProjectRoot;
+    P.Mounts.push_back({B.Tree, E.Config.ProjectRoot, /*Writable=*/true});
+  } else {
+    S.WorkingDir = B.Tree;
+    P.Writable.push_back(B.Tree);
+  }
+  return llvm::Error::success();
+}
+
+Evaluator::RunRequest Evaluator::ProjectHarness::metricsRun() const {
+  RunRequest R;
+  R.Argv = {"/bin/sh", "-c", E.Config.BenchCmd};
+  return R;
+}
+
+void Evaluator::ProjectHarness::check(Built &B, bool HeldOutToo,
+                                      EvalResult &Out) {
+  Out.TestsTotal = 1;
+  checkProject(B, E.Config.TestCmd, false, Out);
+  if (HeldOutToo && Out.ok() && !E.Config.HoldoutCmd.empty()) {
+    Out.HeldOutTotal = 1;
+    checkProject(B, E.Config.HoldoutCmd, true, Out);
+  }
+}
+
+llvm::Expected<std::vector<double>>
+Evaluator::ProjectHarness::measureOnce(Built &B, MeasureMode,
+                                       EvalResult *Into) {
+  auto C = measureBench(B, Into);
+  if (!C)
+    return C.takeError();
+  return std::vector<double>{*C};
+}
+
+llvm::Expected<double> Evaluator::ProjectHarness::measureWall(Built &B,
+                                                              double *) {
+  return measureBench(B, nullptr, /*WallOnly=*/true);
+}
+
+llvm::Expected<std::vector<double>>
+Evaluator::ProjectHarness::floorRuns(MeasureMode) {
+  // A shell that does nothing, as the bench's own runs start one.
+  std::vector<double> Runs;
+  for (int I = 0; I < 3; ++I) {
+    RunRequest R;
+    R.Argv = {"/bin/sh", "-c", "true"};
+    R.Kind = JobKind::Timed;
+    R.WallSeconds = E.Config.TimeoutSeconds;
+    auto Run = E.runOnce(*E.Baseline, R);
+    if (!Run)
+      return Run.takeError();
+    Runs.push_back(Run->Report.WallSeconds);
+  }
+  return Runs;
+}
+
+std::optional<std::string> Evaluator::ProjectHarness::noHeldOutTiming() const {
+  if (!E.Config.HoldoutBenchCmd.empty())
+    return std::nullopt;
+  return "the ratio is the bench's, on inputs the search saw; "
+         "--holdout-bench-cmd would time the winner on inputs it did not see";
+}
+
+llvm::Error Evaluator::ProjectHarness::copyProject(Built &B,
+                                                   ProcessSpec &Spec) {
+  llvm::SmallString<256> Tree(B.Dir->path());
+  llvm::sys::path::append(Tree, "tree");
+  B.Tree = std::string(Tree);
+  // A copy of the project (copy-on-write where the file system can), never
+  // links into the user's tree, never the scratch root or the store.
+  std::vector<std::string> Excluded = E.Config.Protected;
+  Excluded.push_back(makeAbsolutePath(
+      E.Config.ScratchRoot.empty() ? B.Dir->path() : E.Config.ScratchRoot));
+  auto Copied = copyTree(E.Config.ProjectRoot, B.Tree, Excluded);
+  if (!Copied)
+    return llvm::createStringError("cannot copy the project tree: " +
+                                   llvm::toString(Copied.takeError()));
+  llvm::SmallString<256> Src(B.Tree);
+  llvm::sys::path::append(
+      Src,
+      llvm::StringRef(E.Config.File).drop_front(E.Config.ProjectRoot.size()));
+  B.SourcePath = std::string(Src);
+  (void)llvm::sys::fs::remove(Src);
+  if (llvm::Error Err = writeFile(Src, B.Text))
+    return Err;
+  if (int Uid = B.Dir->uid(); Uid >= 0)
+    if (llvm::Error Err = chownTree(B.Tree, Uid, Uid))
+      return Err;
+  Spec.Argv = {"/bin/sh", "-c", E.Config.BuildCmd};
+  Spec.WorkingDir = B.Tree;
+  return llvm::Error::success();
+}
+
+/// \p W's copy of the project's file \p File (under \p Root).
+static std::string fileInTree(const WorkerTrees::Tree &W, llvm::StringRef Root,
+                              llvm::StringRef File) {
+  return W.Path + File.drop_front(Root.size()).str();
+}
+
+/// Writes \p Text as \p Path afresh (a link a build left there is replaced,
+/// never followed), owned by \p Uid where that is set.
+static llvm::Error replaceFile(llvm::StringRef Path, llvm::StringRef Text,
+                               int Uid) {
+  (void)llvm::sys::fs::remove(Path);
+  if (llvm::Error Err = writeFile(Path, Text))
+    return Err;
+  if (Uid >= 0 && ::chown(Path.str().c_str(), Uid, Uid) != 0)
+    return llvm::createStringError("cannot hand '" + Path.str() +
+                                   "' to the sandbox's user");
+  return llvm::Error::success();
+}
+llvm::Error Evaluator::ProjectHarness::swapIntoWorker(Built &B,
+                                                      WorkerTrees::Tree &W,
+                                                      ProcessSpec &Spec,
+                                                      SandboxPolicy &Policy) {
+  if (llvm::Error Err =
+          replaceFile(fileInTree(W, E.Config.ProjectRoot, E.Config.File),
+                      B.Text, W.Dir->uid()))
+    return Err;
+  // The build sees the copy at the project's own path: a build folder that
+  // names the project by absolute path works unchanged, and the compiler
+  // names the variant's file as the user's.
+  B.SourcePath = E.Config.File;
+  Policy.Mounts.push_back({W.Path, E.Config.ProjectRoot, /*Writable=*/true});
+  Spec.Argv = {"/bin/sh", "-c", E.Config.BuildCmd};
+  Spec.WorkingDir = E.Config.ProjectRoot;
+  return llvm::Error::success();
+}
+
+void Evaluator::ProjectHarness::releaseTree(WorkerTrees::Tree &W) {
+  // The original file back (newer than its object, so the next build
+  // recompiles it whatever it holds); a tree that cannot be put back is
+  // dropped, never reused.
+  if (llvm::Error Err =
+          replaceFile(fileInTree(W, E.Config.ProjectRoot, E.Config.File),
+                      E.Original, W.Dir->uid())) {
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": worker tree dropped: "
+                               << llvm::toString(std::move(Err)) << "\n");
+    return;
+  }
+  E.Trees->release(&W);
+}
+
+void Evaluator::ProjectHarness::noteIfNotIncremental(EvalResult &R) const {
+  // The first build of a copy is the full one; later ones should take a
+  // fraction of it. One that takes as long rebuilt everything.
+  if (!E.Baseline)
+    return;
+  double Full = E.Baseline->Result.BuildSeconds;
+  if (Full < 2 || R.BuildSeconds < 0.7 * Full)
+    return;
+  R.Notes.push_back(llvm::formatv(
+      "the build is not incremental: it took {0:f1} s, as long as the "
+      "first build ({1:f1} s); a build command that reconfigures or cleans "
+      "every time rebuilds the whole project for each variant "
+      "(docs/Evaluation.md, Building)",
+      R.BuildSeconds, Full));
+}
+
+void Evaluator::ProjectHarness::checkProject(Built &B, llvm::StringRef Cmd,
+                                             bool IsHeldOut, EvalResult &Out) {
+  RunRequest R;
+  R.Argv = {"/bin/sh", "-c", Cmd.str()};
+  R.Kind = JobKind::Check;
+  R.WallSeconds = std::max(E.Config.TimeoutSeconds, 60.0);
+  auto Run = E.runOnce(B, R);
+  std::string What =
+      IsHeldOut ? "the held-out test command" : "the test command";
+  if (!Run) {
+    recordFailure(Run.takeError(), Out);
+    return;
+  }
+  auto Bad = classifyRun(Run->Proc, &Run->Report, What);
+  if (!Bad) {
+    (IsHeldOut ? Out.HeldOutPassed : Out.TestsPassed) += 1;
+    return;
+  }
+  // A test command that ran and said no is a wrong output; a signal, a
+  // timeout or the output cap is what it is.
+  Out.Status = Run->Report.Signal || Run->Proc.TimedOut ||
+                       Run->Proc.OutputLimitExceeded || Run->Report.Killed
+                   ? Bad->first
+                   : EvalStatus::WrongOutput;
+  Out.Reason = Bad->second;
+  std::string Tail = IsHeldOut ? "" : Run->Proc.Stdout + Run->Proc.Stderr;
+  if (Tail.size() > 400)
+    Tail = "..." + Tail.substr(Tail.size() - 400);
+  Out.FirstFailure = TestFailure{
+      IsHeldOut ? "held-out test command" : "test command", 0, "", "", Tail};
+}
+
+llvm::Expected<double> Evaluator::ProjectHarness::measureBench(Built &B,
+                                                               EvalResult *Into,
+                                                               bool WallOnly) {
+  RunRequest R;
+  // Verification times the held-out bench, where there is one (rule 10).
+  R.Argv = {"/bin/sh", "-c",
+            E.Timing == TimingSet::HeldOut && !E.Config.HoldoutBenchCmd.empty()
+                ? E.Config.HoldoutBenchCmd
+                : E.Config.BenchCmd};
+  R.Kind = JobKind::Timed;
+  R.WallSeconds = E.Config.TimeoutSeconds;
+  if (E.Config.Measure == MeasureMode::CudaKernel && !WallOnly)
+    R.Cupti = CuptiPass::Timing;
+  bool Count = E.Config.Measure == MeasureMode::Instructions && !WallOnly;
+  if (Count) {
+    // Every process the bench starts counted, as program mode counts its
+    // program's (DESIGN section 4, rule 4).
+    R.Argv = callgrindArgv("/dev/null", R.Argv, /*LineInfo=*/false);
+    R.LogFd = 3;
+    R.Kind = JobKind::Check; // Counts do not depend on what else runs.
+    R.WallSeconds = std::max(60.0, 40 * E.Config.TimeoutSeconds);
+  }
+  auto Run = E.runOnce(B, R);
+  if (!Run)
+    return Run.takeError();
+  if (auto Bad = classifyRun(Run->Proc, &Run->Report, "a timed run")) {
+    llvm::StringRef Tail = llvm::StringRef(Run->Proc.Stderr).trim();
+    return llvm::make_error<RunFailure>(
+        Bad->first, Bad->second + (Tail.empty() ? "" : ": " + bounded(Tail)));
+  }
+  if (E.Config.Measure == MeasureMode::CudaKernel) {
+    auto Report = readCuptiReports(Run->CuptiDir->path());
+    if (!Report)
+      return Report.takeError();
+    return cudaKernelCost(*Report);
+  }
+  if (Count) {
+    auto N = instructionsFromLog(Run->Report.Log, Run->Report.MainPid);
+    if (!N)
+      return llvm::make_error<RunFailure>(EvalStatus::Crash,
+                                          llvm::toString(N.takeError()));
+    return double(*N);
+  }
+  if (E.Config.BenchMetric.empty() || WallOnly)
+    return Run->Report.WallSeconds;
+  // Exactly one metric line (DESIGN section 4, rule 8): a second one, printed
+  // first, is how a bench would report a number of its choosing.
+  llvm::Regex Re(E.Config.BenchMetric, llvm::Regex::Newline);
+  std::string Text = Run->Proc.Stdout + "\n" + Run->Proc.Stderr;
+  llvm::StringRef Rest = Text;
+  unsigned Matches = 0;
+  double Value = 0;
+  llvm::SmallVector<llvm::StringRef, 2> M;
+  while (!Rest.empty() && Re.match(Rest, &M)) {
+    ++Matches;
+    if (!llvm::to_float(M.size() > 1 ? M[1] : M[0], Value))
+      return llvm::make_error<RunFailure>(
+          EvalStatus::Crash, "--bench-metric '" + E.Config.BenchMetric +
+                                 "' matched '" + bounded(M[0], 80) +
+                                 "', which holds no number");
+    size_t Next = M[0].data() + std::max<size_t>(M[0].size(), 1) - Rest.data();
+    Rest = Rest.drop_front(std::min(Next, Rest.size()));
+  }
+  if (Matches != 1)
+    return llvm::make_error<RunFailure>(
+        EvalStatus::Crash,
+        "--bench-metric '" + E.Config.BenchMetric + "' matched " +
+            std::to_string(Matches) +
+            " times in the bench's output; it must match exactly once");
+  return Value;
+}
