@@ -1,5 +1,4 @@
-//===-- CrossCheck.cpp - The other measure's word
-//---------------------------===//
+//===-- CrossCheck.cpp - The other measure's word -------------------------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

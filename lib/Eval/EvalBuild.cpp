@@ -1,5 +1,4 @@
-//===-- EvalBuild.cpp - Build a variant
-//-------------------------------------===//
+//===-- EvalBuild.cpp - Build a variant -----------------------------------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

@@ -1,5 +1,4 @@
-//===-- EvalRun.cpp - Run a built variant once
-//------------------------------===//
+//===-- EvalRun.cpp - Run a built variant once ----------------------------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

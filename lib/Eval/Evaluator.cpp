@@ -1,5 +1,4 @@
-//===-- Evaluator.cpp - Build, check and time variants
-//----------------------===//
+//===-- Evaluator.cpp - Build, check and time variants --------------------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

@@ -1,5 +1,4 @@
-//===-- ProgramHarness.cpp - A program and its tests
-//------------------------===//
+//===-- ProgramHarness.cpp - A program and its tests ----------------------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //

@@ -1,5 +1,4 @@
-//===-- ProjectHarness.cpp - A project and its commands
-//---------------------===//
+//===-- ProjectHarness.cpp - A project and its commands -------------------===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
