@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Policy/RulesProposer.h"
-#include "Rules.h"
 #include "maxcode/Rewrite/FormatStyle.h"
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Support/Debug.h"

@@ -18,8 +18,8 @@
 #include "maxcode/Frontend/NvccAdjuster.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Policy/CritiqueTags.h"
-#include "maxcode/Policy/Rule.h"
 #include "maxcode/Rewrite/Variant.h"
+#include "maxcode/Rules/Rule.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Error.h"
 #include <memory>

@@ -15,7 +15,7 @@
 #define MAXCODE_POLICY_RULESPOLICY_H
 
 #include "maxcode/Policy/Policy.h"
-#include "maxcode/Policy/Rule.h"
+#include "maxcode/Rules/Rule.h"
 #include "clang/Tooling/CompilationDatabase.h"
 
 namespace maxcode {

@@ -18,8 +18,8 @@
 #define MAXCODE_POLICY_RULESPROPOSER_H
 
 #include "maxcode/Policy/CritiqueTags.h"
-#include "maxcode/Policy/Rule.h"
 #include "maxcode/Rewrite/Variant.h"
+#include "maxcode/Rules/Rule.h"
 #include <cstdint>
 
 namespace maxcode {

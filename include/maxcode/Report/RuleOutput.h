@@ -15,8 +15,8 @@
 #define MAXCODE_REPORT_RULEOUTPUT_H
 
 #include "maxcode/Policy/CritiqueTags.h"
-#include "maxcode/Policy/Rule.h"
 #include "maxcode/Policy/RuleTool.h"
+#include "maxcode/Rules/Rule.h"
 #include "llvm/Support/Error.h"
 
 namespace llvm {

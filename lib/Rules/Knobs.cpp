@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "maxcode/Policy/Knobs.h"
+#include "maxcode/Rules/Knobs.h"
 #include "Rules.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "maxcode/Policy/Rule.h"
+#include "maxcode/Rules/Rule.h"
 #include "Rules.h"
 #include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Support/Debug.h"

@@ -5,18 +5,18 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// Private to lib/Policy: the constructor of each rule (one file each under
-/// Rules/) and the helpers they share: statement ranges from the AST, the
-/// main file's includes as the SourceManager recorded them, the standard
+/// Private to lib/Rules: the constructor of each rule (one file each under
+/// Cpp/ and Cuda/) and the helpers they share: statement ranges from the AST,
+/// the main file's includes as the SourceManager recorded them, the standard
 /// headers a file still needs, and the analyses (is it modified, is it free
 /// of side effects) the rules decide with.
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef MAXCODE_LIB_POLICY_RULES_H
-#define MAXCODE_LIB_POLICY_RULES_H
+#ifndef MAXCODE_LIB_RULES_RULES_H
+#define MAXCODE_LIB_RULES_RULES_H
 
-#include "maxcode/Policy/Rule.h"
+#include "maxcode/Rules/Rule.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -77,11 +77,6 @@ std::unique_ptr<Rule> createCudaWarpReduceRule();
 
 // Knob tuning.
 std::unique_ptr<Rule> createTuneConstantsRule();
-
-/// Adds every replacement of \p From to \p Into; false on any conflict,
-/// leaving \p Into partly merged (callers merge into a copy).
-bool mergeReplacements(clang::tooling::Replacements &Into,
-                       const clang::tooling::Replacements &From);
 
 //===----------------------------------------------------------------------===//
 // Statements and lines, from the AST and the lexer.
@@ -401,4 +396,4 @@ bool makeNoexcept(RuleEdit &E, const RuleContext &Ctx,
 
 } // namespace maxcode
 
-#endif // MAXCODE_LIB_POLICY_RULES_H
+#endif // MAXCODE_LIB_RULES_RULES_H

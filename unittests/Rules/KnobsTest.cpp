@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "maxcode/Policy/Knobs.h"
+#include "maxcode/Rules/Knobs.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "gtest/gtest.h"

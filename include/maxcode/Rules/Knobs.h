@@ -1,4 +1,4 @@
-//===-- maxcode/Policy/Knobs.h - Integer constants to tune ------*- C++ -*-===//
+//===-- maxcode/Rules/Knobs.h - Integer constants to tune ------*- C++ -*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -14,10 +14,10 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef MAXCODE_POLICY_KNOBS_H
-#define MAXCODE_POLICY_KNOBS_H
+#ifndef MAXCODE_RULES_KNOBS_H
+#define MAXCODE_RULES_KNOBS_H
 
-#include "maxcode/Policy/Rule.h"
+#include "maxcode/Rules/Rule.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -61,4 +61,4 @@ std::optional<std::vector<int64_t>> parseTuneList(llvm::StringRef Text);
 
 } // namespace maxcode
 
-#endif // MAXCODE_POLICY_KNOBS_H
+#endif // MAXCODE_RULES_KNOBS_H

@@ -1,4 +1,4 @@
-//===-- maxcode/Policy/Rule.h - Rewrite rules of the rules policy -*- C++
+//===-- maxcode/Rules/Rule.h - Rewrite rules of the rules policy -*- C++
 //-*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
@@ -24,8 +24,8 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#ifndef MAXCODE_POLICY_RULE_H
-#define MAXCODE_POLICY_RULE_H
+#ifndef MAXCODE_RULES_RULE_H
+#define MAXCODE_RULES_RULE_H
 
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Rewrite/Scope.h"
@@ -294,6 +294,11 @@ private:
   std::vector<Entry> Entries;
 };
 
+/// Adds every replacement of \p From to \p Into; false on any conflict,
+/// leaving \p Into partly merged (callers merge into a copy).
+bool mergeReplacements(clang::tooling::Replacements &Into,
+                       const clang::tooling::Replacements &From);
+
 } // namespace maxcode
 
-#endif // MAXCODE_POLICY_RULE_H
+#endif // MAXCODE_RULES_RULE_H

@@ -4,8 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "maxcode/Policy/CritiqueTags.h"
-#include "maxcode/Policy/Rule.h"
+#include "maxcode/Rules/Rule.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "gtest/gtest.h"
@@ -76,26 +75,6 @@ TEST(RuleSelectionTest, BadGlobsAreErrors) {
   auto Dash = RuleSelection::parse("fast-io,-");
   EXPECT_FALSE(bool(Dash));
   llvm::consumeError(Dash.takeError());
-}
-
-TEST(CritiqueTagsTest, NamesRoundTripInOrder) {
-  llvm::StringSet<> Names;
-  CritiqueTag Prev = CritiqueTag::Rejected;
-  bool First = true;
-  for (CritiqueTag T : allCritiqueTags()) {
-    llvm::StringRef N = critiqueTagName(T);
-    EXPECT_TRUE(Names.insert(N).second) << N.str();
-    EXPECT_EQ(parseCritiqueTag(N), T);
-    // EXPECT_* expands to an if/else: the braces keep this one unambiguous.
-    if (!First) {
-      EXPECT_LT(static_cast<int>(Prev), static_cast<int>(T));
-    }
-    Prev = T;
-    First = false;
-  }
-  EXPECT_EQ(critiqueTagName(CritiqueTag::BuildError), "build-error");
-  EXPECT_EQ(critiqueTagName(CritiqueTag::MemoryBound), "memory-bound");
-  EXPECT_EQ(parseCritiqueTag("nonsense"), std::nullopt);
 }
 
 } // namespace

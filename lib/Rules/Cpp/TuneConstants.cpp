@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Rules.h"
-#include "maxcode/Policy/Knobs.h"
+#include "maxcode/Rules/Knobs.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 
