@@ -602,9 +602,9 @@ std::string configJSON(const RunOptions &Opts, const SearchConfig &C,
   std::string S;
   llvm::raw_string_ostream OS(S);
   OS << llvm::json::Value(
-      llvm::json::Object{{"policy", Opts.Policy},
-                         {"critic", Opts.CriticName},
-                         {"rtg", Opts.RTGName},
+      llvm::json::Object{{"policy", roleName(Opts.Policy)},
+                         {"critic", roleName(Opts.Critic)},
+                         {"rtg", roleName(Opts.RTG)},
                          {"rules", Opts.Rules},
                          {"strategy", strategyName(C.Strategy)},
                          {"budget", C.Budget},
@@ -704,28 +704,31 @@ llvm::Error createRoles(const RunOptions &Opts, const Session &S,
   R.Prop = R.LLM.Proposer ? static_cast<Proposer *>(R.LLM.Proposer.get())
                           : R.Rules.get();
 
-  if (Opts.RTGName == "learned") {
+  switch (Opts.RTG) {
+  case RTGKind::Learned: {
     auto M = Store.latestRTGModel();
     if (!M)
       return M.takeError();
     R.Learned = std::move(*M);
     R.RTG = R.Learned.get();
-  } else if (Opts.RTGName == "llm") {
-    R.RTG = R.LLM.RTG.get();
-  } else if (Opts.RTGName != "none") {
-    return llvm::createStringError("--rtg=" + Opts.RTGName +
-                                   " is not available in this build; use "
-                                   "--rtg=none or --rtg=learned");
+    break;
   }
-
-  if (Opts.CriticName == "rules")
+  case RTGKind::LLM:
+    R.RTG = R.LLM.RTG.get();
+    break;
+  case RTGKind::None:
+    break;
+  }
+  switch (Opts.Critic) {
+  case CriticKind::Rules:
     R.Crit = &R.TheRulesCritic;
-  else if (Opts.CriticName == "llm")
+    break;
+  case CriticKind::LLM:
     R.Crit = R.LLM.Critic.get();
-  else if (Opts.CriticName != "none")
-    return llvm::createStringError("--critic=" + Opts.CriticName +
-                                   " is not available in this build; use "
-                                   "--critic=rules or --critic=none");
+    break;
+  case CriticKind::None:
+    break;
+  }
   return llvm::Error::success();
 }
 
@@ -771,7 +774,7 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   SearchSummary Sum;
   Sum.Target = S.T.Name;
   Sum.File = S.File;
-  Sum.Policy = Opts.Policy;
+  Sum.Policy = roleName(Opts.Policy).str();
   Sum.Strategy = strategyName(Config.Strategy).str();
   // The unit a person reads: a bench's own figure is not time.
   Sum.Measure = Opts.BenchMetric.empty() || !Opts.TestsDir.empty()

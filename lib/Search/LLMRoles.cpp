@@ -15,9 +15,41 @@
 
 using namespace maxcode;
 
+namespace {
+/// The names of a role's kinds, in the enum's order.
+template <typename Kind, size_t N> struct RoleNames {
+  llvm::StringLiteral Names[N];
+  llvm::StringRef name(Kind K) const { return Names[static_cast<size_t>(K)]; }
+  llvm::Expected<Kind> parse(llvm::StringRef Name) const {
+    for (size_t I = 0; I < N; ++I)
+      if (Names[I] == Name)
+        return static_cast<Kind>(I);
+    std::vector<llvm::StringRef> All(std::begin(Names), std::end(Names));
+    return llvm::createStringError(Name + " is not one of " +
+                                   llvm::join(All, ", "));
+  }
+};
+constexpr RoleNames<PolicyKind, 2> PolicyNames = {{"rules", "llm"}};
+constexpr RoleNames<CriticKind, 3> CriticNames = {{"rules", "llm", "none"}};
+constexpr RoleNames<RTGKind, 3> RTGNames = {{"none", "learned", "llm"}};
+} // namespace
+
+llvm::StringRef maxcode::roleName(PolicyKind K) { return PolicyNames.name(K); }
+llvm::StringRef maxcode::roleName(CriticKind K) { return CriticNames.name(K); }
+llvm::StringRef maxcode::roleName(RTGKind K) { return RTGNames.name(K); }
+llvm::Expected<PolicyKind> maxcode::parsePolicyKind(llvm::StringRef Name) {
+  return PolicyNames.parse(Name);
+}
+llvm::Expected<CriticKind> maxcode::parseCriticKind(llvm::StringRef Name) {
+  return CriticNames.parse(Name);
+}
+llvm::Expected<RTGKind> maxcode::parseRTGKind(llvm::StringRef Name) {
+  return RTGNames.parse(Name);
+}
+
 bool maxcode::usesLLM(const RunOptions &Opts) {
-  return Opts.Policy == "llm" || Opts.CriticName == "llm" ||
-         Opts.RTGName == "llm";
+  return Opts.Policy == PolicyKind::LLM || Opts.Critic == CriticKind::LLM ||
+         Opts.RTG == RTGKind::LLM;
 }
 
 void LLMLedger::add(const LLMCallEvent &E) {
@@ -106,30 +138,14 @@ llvm::Error LLMLedger::takeStoreError() {
 }
 
 llvm::Error maxcode::checkLLMOptions(const RunOptions &Opts) {
-  auto Known =
-      [](llvm::StringRef Flag, llvm::StringRef Value,
-         std::initializer_list<llvm::StringRef> Allowed) -> llvm::Error {
-    if (llvm::is_contained(Allowed, Value))
-      return llvm::Error::success();
-    return llvm::createStringError("--" + Flag.str() + "=" + Value.str() +
-                                   " is not one of " +
-                                   llvm::join(Allowed, ", "));
-  };
-  if (llvm::Error E = Known("policy", Opts.Policy, {"rules", "llm"}))
-    return E;
-  if (llvm::Error E =
-          Known("critic", Opts.CriticName, {"rules", "llm", "none"}))
-    return E;
-  if (llvm::Error E = Known("rtg", Opts.RTGName, {"none", "learned", "llm"}))
-    return E;
   if (!usesLLM(Opts))
     return llvm::Error::success();
   std::vector<std::string> Who;
-  if (Opts.Policy == "llm")
+  if (Opts.Policy == PolicyKind::LLM)
     Who.push_back("--policy=llm");
-  if (Opts.CriticName == "llm")
+  if (Opts.Critic == CriticKind::LLM)
     Who.push_back("--critic=llm");
-  if (Opts.RTGName == "llm")
+  if (Opts.RTG == RTGKind::LLM)
     Who.push_back("--rtg=llm");
   const LLMOptions &L = Opts.LLM;
   if (L.Endpoint.empty() && L.ReplayDir.empty())
@@ -186,11 +202,11 @@ llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
 
   // Templates are checked now, not at the first call halfway through.
   std::vector<std::string> Needed;
-  if (Opts.Policy == "llm")
+  if (Opts.Policy == PolicyKind::LLM)
     Needed = {"proposer-cpp", "proposer-cuda"};
-  if (Opts.CriticName == "llm")
+  if (Opts.Critic == CriticKind::LLM)
     Needed.push_back("critic");
-  if (Opts.RTGName == "llm")
+  if (Opts.RTG == RTGKind::LLM)
     Needed.push_back("rtg");
   for (const std::string &N : Needed) {
     auto T = R.Prompts->get(N);
@@ -198,14 +214,14 @@ llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
       return T.takeError();
   }
 
-  if (Opts.Policy == "llm")
+  if (Opts.Policy == PolicyKind::LLM)
     R.Proposer = std::make_unique<LLMProposer>(
         *R.Client, *R.Prompts, Ctx.Command, Ctx.File, Opts.Parse, Ctx.Scope,
         Opts.Search.Seed, R.Ledger->sink());
-  if (Opts.CriticName == "llm")
+  if (Opts.Critic == CriticKind::LLM)
     R.Critic = std::make_unique<LLMCritic>(
         *R.Client, *R.Prompts, Ctx.FallbackCritic, R.Ledger->sink());
-  if (Opts.RTGName == "llm") {
+  if (Opts.RTG == RTGKind::LLM) {
     std::vector<RTGShot> Shots;
     if (Store) {
       auto S = Store->rtgShots(Ctx.TargetName, 12);

@@ -77,9 +77,9 @@ SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
   Rep.Measure = measureModeName(Opts.Measure).str();
   Rep.Sandbox = S.Sandbox;
   Rep.Integrity = S.Integrity;
-  Rep.Policy = Opts.Policy;
-  Rep.Critic = Opts.CriticName;
-  Rep.RTG = Opts.RTGName;
+  Rep.Policy = roleName(Opts.Policy).str();
+  Rep.Critic = roleName(Opts.Critic).str();
+  Rep.RTG = roleName(Opts.RTG).str();
   Rep.Strategy = strategyName(Opts.Search.Strategy).str();
   Rep.Budget = Opts.Search.Budget;
   Rep.Run = S.Run;

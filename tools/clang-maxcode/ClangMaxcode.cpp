@@ -509,10 +509,23 @@ static Error fillEvaluationOptions(RunOptions &Opts) {
 }
 
 /// The search, the LLM behind it, and what its end writes.
-static void fillSearchOptions(RunOptions &Opts) {
-  Opts.Policy = PolicyName;
-  Opts.CriticName = CriticName;
-  Opts.RTGName = RTGName;
+static Error fillSearchOptions(RunOptions &Opts) {
+  // The roles' names are checked here, once, for the command line and the
+  // configuration files alike; the libraries see only the kinds.
+  auto Role = [](StringRef Flag, StringRef Value, auto Parse,
+                 auto &Into) -> Error {
+    auto K = Parse(Value);
+    if (!K)
+      return createStringError("--" + Flag + "=" + toString(K.takeError()));
+    Into = *K;
+    return Error::success();
+  };
+  if (Error E = Role("policy", PolicyName, parsePolicyKind, Opts.Policy))
+    return E;
+  if (Error E = Role("critic", CriticName, parseCriticKind, Opts.Critic))
+    return E;
+  if (Error E = Role("rtg", RTGName, parseRTGKind, Opts.RTG))
+    return E;
   Opts.Rules = RuleGlobs;
   Opts.Search.Strategy = Strategy;
   Opts.Search.Budget = Budget;
@@ -540,6 +553,7 @@ static void fillSearchOptions(RunOptions &Opts) {
   Opts.MinSpeedup = MinSpeedup;
   Opts.ExportFixes = ExportFixes;
   Opts.ReportPath = Report;
+  return Error::success();
 }
 
 /// RunOptions from the parsed flags, for the modes that take sources.
@@ -565,7 +579,8 @@ static Expected<RunOptions> runOptionsFromFlags(
   Opts.ProfileCmd = ProfileCmd;
   if (Error E = fillEvaluationOptions(Opts))
     return E;
-  fillSearchOptions(Opts);
+  if (Error E = fillSearchOptions(Opts))
+    return E;
   return Opts;
 }
 

@@ -38,6 +38,22 @@ class raw_ostream;
 
 namespace maxcode {
 
+/// Who proposes variants (--policy, DESIGN section 3).
+enum class PolicyKind { Rules, LLM };
+/// Who explains evaluations (--critic).
+enum class CriticKind { Rules, LLM, None };
+/// The reward-to-go model that reranks proposals (--rtg).
+enum class RTGKind { None, Learned, LLM };
+/// Each role's name as the command line, .clang-maxcode, the editor and the
+/// JSON output spell it ("rules", "llm", "none", "learned").
+llvm::StringRef roleName(PolicyKind K);
+llvm::StringRef roleName(CriticKind K);
+llvm::StringRef roleName(RTGKind K);
+/// The role named \p Name; an error saying which names there are otherwise.
+llvm::Expected<PolicyKind> parsePolicyKind(llvm::StringRef Name);
+llvm::Expected<CriticKind> parseCriticKind(llvm::StringRef Name);
+llvm::Expected<RTGKind> parseRTGKind(llvm::StringRef Name);
+
 /// The smallest verified speedup worth a reviewer's time (--min-speedup):
 /// below it a winner is shown, never applied or exported. The held-out
 /// rules bar's apply run once verified 1.003x (noise 0.2%) and applied an
@@ -81,10 +97,10 @@ struct RunOptions {
   SlurmOptions Slurm;
 
   // Search.
-  std::string Policy = "rules";     ///< rules | llm
-  std::string CriticName = "rules"; ///< rules | llm | none
-  std::string RTGName = "none";     ///< none | learned | llm
-  std::string Rules;                ///< Rule globs for the rules policy.
+  PolicyKind Policy = PolicyKind::Rules;
+  CriticKind Critic = CriticKind::Rules;
+  RTGKind RTG = RTGKind::None;
+  std::string Rules; ///< Rule globs for the rules policy.
   /// The rules' options, "rule-id.Key" -> value (--rule-option, and
   /// CheckOptions in .clang-maxcode).
   std::map<std::string, std::string> RuleCheckOptions;
