@@ -272,33 +272,33 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   };
   bool Judged = CanJudge();
   double SavedOther = SavedByOther();
+  // Six more pairs, judged again; false when measuring failed.
+  auto MorePairs = [&] {
+    if (!X.measurePairs(6))
+      return false;
+    C = comparePaired(X.A, X.V, 0.01);
+    Out.CrossRatio = C.RawRatio;
+    Judged = CanJudge();
+    SavedOther = SavedByOther();
+    return true;
+  };
   // A second look, six more pairs, before a verdict that denies, and before
   // giving up on a claim time does not confirm: three pairs' spread is one
   // loaded moment's (a variant 1.8x slower in every pair read 31% noise by
   // its runs on a busy machine, which judged nothing); nine pairs' is the
   // machine's.
-  if (Other == MeasureMode::Time && SavedOther < SavedPrimary / 3) {
-    if (!X.measurePairs(6))
-      return;
-    C = comparePaired(X.A, X.V, 0.01);
-    Out.CrossRatio = C.RawRatio;
-    Judged = CanJudge();
-    SavedOther = SavedByOther();
-  }
+  if (Other == MeasureMode::Time && SavedOther < SavedPrimary / 3 &&
+      !MorePairs())
+    return;
   // Time reading the variant a tenth slower or more, but too scattered to
   // judge (a loaded machine stretches wall time, not the CPU time the
   // baseline's work is judged by, nor the order within the pairs): up to
   // 21 pairs, for the sign test to speak (CI read a variant twice as slow
   // by time 0.67x in nine pairs, not judged, and credited its 6.3x).
   while (!Judged && Other == MeasureMode::Time && C.RawRatio < 0.9 &&
-         X.A.size() < 21) {
-    if (!X.measurePairs(6))
+         X.A.size() < 21)
+    if (!MorePairs())
       return;
-    C = comparePaired(X.A, X.V, 0.01);
-    Out.CrossRatio = C.RawRatio;
-    Judged = CanJudge();
-    SavedOther = SavedByOther();
-  }
   if (!Judged) {
     Out.Notes.push_back(cannotJudgeNote(Out.CrossMeasure, C.RawRatio));
     return;
