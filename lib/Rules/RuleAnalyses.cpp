@@ -1,0 +1,372 @@
+//===-- RuleAnalyses.cpp - What rules decide with -------------------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/CharInfo.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Inclusions/StandardLibrary.h"
+#include "clang/Tooling/Transformer/SourceCode.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Path.h"
+#include <set>
+
+using namespace maxcode;
+using namespace clang;
+
+//===----------------------------------------------------------------------===//
+// Analyses.
+//===----------------------------------------------------------------------===//
+
+bool maxcode::isMutatedIn(const VarDecl *Var, const Stmt *Scope,
+                          ASTContext &AST) {
+  if (!Var || !Scope)
+    return true;
+  ExprMutationAnalyzer Analyzer(*Scope, AST);
+  return Analyzer.isMutated(Var);
+}
+
+bool maxcode::isSimpleSideEffectFree(const Expr *E, ASTContext &AST) {
+  if (!E || E->HasSideEffects(AST, /*IncludePossibleEffects=*/true))
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral>(E) || isa<FloatingLiteral>(E) ||
+      isa<CharacterLiteral>(E) || isa<CXXBoolLiteralExpr>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(DRE->getDecl()))
+      return true;
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && !VD->getType().isVolatileQualified();
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
+            UO->getOpcode() == UO_Not || UO->getOpcode() == UO_LNot) &&
+           isSimpleSideEffectFree(UO->getSubExpr(), AST);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && !BO->isCommaOp() &&
+           isSimpleSideEffectFree(BO->getLHS(), AST) &&
+           isSimpleSideEffectFree(BO->getRHS(), AST);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return !ME->isArrow() && isa<FieldDecl>(ME->getMemberDecl()) &&
+           isSimpleSideEffectFree(ME->getBase(), AST);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return isSimpleSideEffectFree(AS->getBase(), AST) &&
+           isSimpleSideEffectFree(AS->getIdx(), AST);
+  return false;
+}
+
+/// Member functions of standard containers and strings that read and change
+/// nothing (their non-const overloads too: `v[i]` on a non-const vector).
+static bool isReadOnlyStdMember(const CXXMethodDecl *MD) {
+  if (!MD || (!MD->getIdentifier() && !MD->isOverloadedOperator()))
+    return false;
+  if (!isInStd(MD->getParent()))
+    return false;
+  if (MD->isOverloadedOperator())
+    return MD->getOverloadedOperator() == OO_Subscript;
+  return llvm::is_contained({"size", "length", "empty", "at", "front", "back",
+                             "first", "second", "data", "c_str", "count",
+                             "real", "imag"},
+                            MD->getName());
+}
+
+bool maxcode::isRepeatable(const Expr *E, ASTContext &AST) {
+  if (!E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (isSimpleSideEffectFree(E, AST))
+    return true;
+  if (isa<IntegerLiteral>(E) || isa<FloatingLiteral>(E) ||
+      isa<CharacterLiteral>(E) || isa<CXXBoolLiteralExpr>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return isa<EnumConstantDecl>(DRE->getDecl()) ||
+           (VD && !VD->getType().isVolatileQualified());
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus ||
+            UO->getOpcode() == UO_Not || UO->getOpcode() == UO_LNot ||
+            UO->getOpcode() == UO_Deref) &&
+           isRepeatable(UO->getSubExpr(), AST);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && !BO->isCommaOp() &&
+           isRepeatable(BO->getLHS(), AST) && isRepeatable(BO->getRHS(), AST);
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return isRepeatable(CO->getCond(), AST) &&
+           isRepeatable(CO->getTrueExpr(), AST) &&
+           isRepeatable(CO->getFalseExpr(), AST);
+  if (const auto *C = dyn_cast<ExplicitCastExpr>(E))
+    return !C->getType()->isRecordType() && isRepeatable(C->getSubExpr(), AST);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return isa<FieldDecl>(ME->getMemberDecl()) &&
+           isRepeatable(ME->getBase(), AST);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+    return isRepeatable(AS->getBase(), AST) && isRepeatable(AS->getIdx(), AST);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Op->getDirectCallee());
+    if (!isReadOnlyStdMember(MD))
+      return false;
+    return llvm::all_of(Op->arguments(),
+                        [&](const Expr *A) { return isRepeatable(A, AST); });
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    if (!isReadOnlyStdMember(MC->getMethodDecl()))
+      return false;
+    return isRepeatable(MC->getImplicitObjectArgument(), AST) &&
+           llvm::all_of(MC->arguments(),
+                        [&](const Expr *A) { return isRepeatable(A, AST); });
+  }
+  if (const auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = C->getDirectCallee();
+    // Functions declared pure or const, Clang's const builtins and the
+    // standard math functions (which only set errno).
+    bool Pure =
+        FD &&
+        (FD->hasAttr<PureAttr>() || FD->hasAttr<ConstAttr>() ||
+         (FD->getBuiltinID() && AST.BuiltinInfo.isConst(FD->getBuiltinID())));
+    if (FD && FD->getIdentifier() && isInStd(FD))
+      Pure |= llvm::is_contained({"abs", "min", "max", "sqrt", "fabs"},
+                                 FD->getName());
+    return Pure && llvm::all_of(C->arguments(), [&](const Expr *A) {
+             return isRepeatable(A, AST);
+           });
+  }
+  return false;
+}
+
+llvm::SmallPtrSet<const VarDecl *, 8> maxcode::referencedVars(const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::SmallPtrSet<const VarDecl *, 8> Vars;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+        Vars.insert(VD);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Vars;
+}
+
+/// The variable an argument expression designates the storage of: `a`,
+/// `&a[0]`, `a + 1`, `v.data()`.
+const VarDecl *maxcode::storageVariable(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    E = A->getBase()->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    if (B->isAdditiveOp())
+      E = (B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS())
+              ->IgnoreParenImpCasts();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    if (MC->getMethodDecl() && MC->getMethodDecl()->getIdentifier() &&
+        MC->getMethodDecl()->getName() == "data")
+      E = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  if (!DRE)
+    return nullptr;
+  const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+  // A pointer variable may point anywhere; only arrays and containers are
+  // known to be distinct objects.
+  if (!V || V->getType()->isPointerType() || V->getType()->isReferenceType())
+    return nullptr;
+  return V;
+}
+
+void maxcode::forEachStore(const Stmt *S,
+                           llvm::function_ref<void(const Expr *)> OnStore) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::function_ref<void(const Expr *)> OnStore;
+    // Compound assignments are BinaryOperators too, and visited as such.
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp())
+        OnStore(B->getLHS()->IgnoreParenImpCasts());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->isIncrementDecrementOp())
+        OnStore(U->getSubExpr()->IgnoreParenImpCasts());
+      return true;
+    }
+  } F;
+  F.OnStore = OnStore;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+}
+
+bool maxcode::writesThrough(const ParmVarDecl *P, const Stmt *Body) {
+  bool Found = false;
+  forEachStore(Body, [&](const Expr *LHS) {
+    const Expr *Base = nullptr;
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(LHS))
+      Base = A->getBase();
+    else if (const auto *U = dyn_cast<UnaryOperator>(LHS);
+             U && U->getOpcode() == UO_Deref)
+      Base = U->getSubExpr();
+    if (!Base)
+      return;
+    if (const auto *D = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts()))
+      Found |= D->getDecl() == P;
+  });
+  return Found;
+}
+
+bool maxcode::isInStd(const Decl *D) {
+  const DeclContext *DC = D->getDeclContext();
+  while (DC && !DC->isStdNamespace()) {
+    if (DC->isTranslationUnit())
+      return false;
+    DC = DC->getParent();
+  }
+  return DC != nullptr;
+}
+
+bool maxcode::paramTakesNonConstLvalue(const FunctionDecl *F, unsigned Index) {
+  const ParmVarDecl *P = nullptr;
+  for (unsigned I = 0, N = F->getNumParams(); I < N && !P; ++I)
+    if (I == Index || F->getParamDecl(I)->isParameterPack())
+      P = F->getParamDecl(I);
+  if (!P)
+    return false;
+  QualType T = P->getType();
+  if (const auto *Pack = T->getAs<PackExpansionType>())
+    T = Pack->getPattern();
+  return T->isReferenceType() && !T->getPointeeType().isConstQualified() &&
+         (T->isLValueReferenceType() || T->getPointeeType()->isDependentType());
+}
+
+std::vector<const CXXRecordDecl *>
+maxcode::mainFileClasses(const RuleContext &Ctx) {
+  using namespace ast_matchers;
+  std::vector<const CXXRecordDecl *> Out;
+  if (!Ctx.isCPlusPlus())
+    return Out;
+  for (const BoundNodes &N :
+       match(cxxRecordDecl(isExpansionInMainFile(), isDefinition(),
+                           unless(isImplicit()))
+                 .bind("record"),
+             Ctx.getASTContext())) {
+    const auto *RD = N.getNodeAs<CXXRecordDecl>("record");
+    if (!RD->isLambda() && !RD->isDependentContext() &&
+        !isa<ClassTemplateSpecializationDecl>(RD) && !isInStd(RD))
+      Out.push_back(RD);
+  }
+  return Out;
+}
+
+bool maxcode::isExpensiveToCopy(QualType T, const ASTContext &AST) {
+  T = T.getCanonicalType();
+  if (T->isReferenceType() || T->isDependentType() || T->isIncompleteType())
+    return false;
+  const auto *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  if (!RD->hasTrivialCopyConstructor() || !RD->hasTrivialDestructor())
+    return true;
+  return AST.getTypeSize(T) > 2 * AST.getTypeSize(AST.VoidPtrTy);
+}
+
+bool maxcode::makeConstReference(RuleEdit &E, const RuleContext &Ctx,
+                                 const VarDecl *V) {
+  if (!V->getTypeSourceInfo())
+    return false;
+  const LangOptions &LO = Ctx.getASTContext().getLangOpts();
+  TypeLoc TL = V->getTypeSourceInfo()->getTypeLoc();
+  auto TypeR = Ctx.getEditRange(TL.getSourceRange());
+  // The name must follow the type directly (not `int a, b` or `T (x)`).
+  std::optional<Token> Next =
+      Lexer::findNextToken(TL.getEndLoc(), Ctx.getSourceManager(), LO);
+  if (!TypeR || !Next || Next->getLocation() != V->getLocation())
+    return false;
+  RuleEdit Trial = E;
+  if ((!V->getType().isConstQualified() &&
+       !insertText(Trial, Ctx, TypeR->getBegin(), "const ")) ||
+      !insertText(Trial, Ctx, V->getLocation(), "&"))
+    return false;
+  E = std::move(Trial);
+  return true;
+}
+
+bool maxcode::isStdString(QualType T) {
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->getIdentifier() || Spec->getName() != "basic_string" ||
+      !isInStd(Spec) || Spec->getTemplateArgs().size() < 1)
+    return false;
+  const TemplateArgument &Arg = Spec->getTemplateArgs()[0];
+  return Arg.getKind() == TemplateArgument::Type &&
+         (Arg.getAsType()->isSpecificBuiltinType(BuiltinType::Char_S) ||
+          Arg.getAsType()->isSpecificBuiltinType(BuiltinType::Char_U));
+}
+
+std::vector<const FunctionDecl *>
+maxcode::instantiationsOf(const FunctionDecl *FD) {
+  std::vector<const FunctionDecl *> Out;
+  if (const FunctionTemplateDecl *TD = FD->getDescribedFunctionTemplate()) {
+    for (const FunctionDecl *S : TD->specializations())
+      if (S->getBody())
+        Out.push_back(S);
+    return Out;
+  }
+  // A member of a class template: the instantiated classes hold the
+  // instantiated members.
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  const ClassTemplateDecl *CTD =
+      MD ? MD->getParent()->getDescribedClassTemplate() : nullptr;
+  if (!CTD)
+    return Out;
+  for (const ClassTemplateSpecializationDecl *CS : CTD->specializations())
+    for (const Decl *D : CS->decls())
+      if (const auto *M = dyn_cast<FunctionDecl>(D))
+        if (M->getTemplateInstantiationPattern() == FD && M->getBody())
+          Out.push_back(M);
+  return Out;
+}
+
+std::string maxcode::describeFunction(const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda()) {
+    const auto *Outer = dyn_cast_or_null<FunctionDecl>(
+        MD->getParent()->getParentFunctionOrMethod());
+    return Outer ? "a lambda in " + describeFunction(Outer) : "a lambda";
+  }
+  return FD->getQualifiedNameAsString();
+}
+
+std::string maxcode::describeLines(std::vector<unsigned> Lines) {
+  llvm::sort(Lines);
+  Lines.erase(std::unique(Lines.begin(), Lines.end()), Lines.end());
+  if (Lines.empty())
+    return "";
+  if (Lines.size() == 1)
+    return "line " + std::to_string(Lines.front());
+  std::string Out = "lines ";
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    if (I)
+      Out += I + 1 == Lines.size() ? " and " : ", ";
+    Out += std::to_string(Lines[I]);
+  }
+  return Out;
+}

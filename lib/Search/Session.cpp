@@ -1,0 +1,447 @@
+//===-- Session.cpp - What every mode that evaluates needs ----------------===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// A run's setup, in the order it happens: the executor, the database, the
+// targets (ranked by a profile when asked, which runs in a copy of the
+// project), the sandbox, the evaluator and the store.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Session.h"
+#include "maxcode/Eval/CuptiRun.h"
+#include "maxcode/Eval/EvalCache.h"
+#include "maxcode/Frontend/CompilationDatabase.h"
+#include "maxcode/Frontend/Discovery.h"
+#include "maxcode/Policy/RuleTool.h"
+#include "maxcode/Policy/RulesCritic.h"
+#include "maxcode/Policy/RulesPolicy.h"
+#include "maxcode/Rewrite/Apply.h"
+#include "maxcode/Search/LLMRoles.h"
+#include "maxcode/Search/RolloutStore.h"
+#include "maxcode/Search/RunOutput.h"
+#include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Diff.h"
+#include "maxcode/Support/Process.h"
+#include "maxcode/Support/StatusLine.h"
+#include "maxcode/Support/TreeCopy.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "maxcode-search"
+
+using namespace maxcode;
+using namespace maxcode::driver;
+
+llvm::Expected<LoadedDatabase> driver::loadDatabase(const RunOptions &Opts) {
+  return loadCompilationDatabase(Opts.BuildPath, Opts.FlagsAfterDashDash,
+                                 Opts.Sources);
+}
+
+namespace {
+
+/// The tree project mode copies (DESIGN section 7): the source's git root,
+/// else the compile database's folder or the folder one or two above it,
+/// the first that holds the source (a build folder inside the project:
+/// `proj/build`, `proj/out/release`), else the source's folder. It always
+/// holds the source.
+std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build) {
+  for (llvm::StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Git(Dir);
+    llvm::sys::path::append(Git, ".git");
+    if (llvm::sys::fs::exists(Git))
+      return Dir.str();
+  }
+  if (!Build.empty()) {
+    std::string DB = makeAbsolutePath(Build);
+    llvm::SmallString<256> Clean(DB);
+    llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true);
+    if (llvm::sys::fs::is_regular_file(Clean))
+      llvm::sys::path::remove_filename(Clean); // -p named the JSON file.
+    llvm::StringRef D = llvm::StringRef(Clean).rtrim('/');
+    for (int Up = 0; Up < 3 && !D.empty();
+         ++Up, D = llvm::sys::path::parent_path(D))
+      if (File.starts_with(D.str() + "/"))
+        return D.str();
+  }
+  return std::string(llvm::sys::path::parent_path(File));
+}
+
+/// What no build or run may see even inside a visible folder: the store
+/// (and its journal), LLM transcripts, the report.
+std::vector<std::string> protectedPaths(const RunOptions &Opts,
+                                        llvm::StringRef StorePath) {
+  std::vector<std::string> Out;
+  if (!StorePath.empty()) {
+    std::string Store = makeAbsolutePath(StorePath);
+    for (const char *Suffix : {"", "-wal", "-shm", "-journal"})
+      Out.push_back(Store + Suffix);
+    // The store's own folder when it is ours.
+    llvm::StringRef Parent = llvm::sys::path::parent_path(Store);
+    if (llvm::sys::path::filename(Parent) == ".clang-maxcode" ||
+        llvm::sys::path::filename(Parent) == "clang-maxcode")
+      Out.push_back(Parent.str());
+  }
+  for (const std::string *D :
+       {&Opts.LLM.RecordDir, &Opts.LLM.ReplayDir, &Opts.ReportPath,
+        &Opts.ProgressFile, &Opts.ExportFixes})
+    if (!D->empty())
+      Out.push_back(makeAbsolutePath(*D));
+  return Out;
+}
+/// libmaxcode-cupti.so beside the tool (build/lib or the installed lib);
+/// empty when this build has none.
+std::string cuptiLibraryPath(const RunOptions &Opts) {
+  if (Opts.ToolDir.empty())
+    return "";
+  llvm::SmallString<256> Cupti(Opts.ToolDir);
+  llvm::sys::path::append(Cupti, "..", "lib", "libmaxcode-cupti.so");
+  llvm::sys::path::remove_dots(Cupti, true);
+  return llvm::sys::fs::exists(Cupti) ? std::string(Cupti) : "";
+}
+
+/// Where --profile-cmd runs (DESIGN section 7; inTreeCopy): in project
+/// mode, or with --project-root, in a copy of the project's tree, made for
+/// it and removed after; in program mode (whose profile runs a program
+/// built elsewhere) with the machine read-only. A tree too large to copy
+/// (--max-tree-size), or one that holds the scratch folder, is shown
+/// read-only, with a note. Without bubblewrap nothing can be read-only:
+/// program mode's profile then runs where it is started, as the user would
+/// run it.
+class ProfilePlace {
+public:
+  static llvm::Expected<ProfilePlace> make(const RunOptions &Opts,
+                                           llvm::raw_ostream &Err) {
+    ProfilePlace P;
+    bool Project = !Opts.BuildCmd.empty() || !Opts.ProjectRoot.empty();
+    std::string First = Opts.Sources.empty()
+                            ? makeAbsolutePath(".")
+                            : makeAbsolutePath(Opts.Sources.front());
+    P.View.Tree = Opts.ProjectRoot.empty()
+                      ? defaultProjectRoot(First, Opts.BuildPath)
+                      : makeAbsolutePath(Opts.ProjectRoot);
+    auto Mode = resolveSandboxMode(Opts.Sandbox);
+    P.View.Bwrap = Mode && *Mode == SandboxMode::Bwrap;
+    if (!Mode)
+      llvm::consumeError(Mode.takeError());
+    if (!Project)
+      return P;
+    auto Dir = ScratchDir::create("maxcode-profile-tree", Opts.ScratchRoot,
+                                  int(geteuid()));
+    if (!Dir)
+      return Dir.takeError();
+    P.Dir.emplace(std::move(*Dir));
+    llvm::SmallString<256> Copy(P.Dir->path());
+    llvm::sys::path::append(Copy, "tree");
+    std::vector<std::string> Excluded = protectedPaths(Opts, Opts.StorePath);
+    Excluded.push_back(P.Dir->path());
+    bool HoldsScratch =
+        llvm::StringRef(P.Dir->path()).starts_with(P.View.Tree + "/");
+    auto Size = HoldsScratch
+                    ? llvm::Expected<TreeStats>(llvm::createStringError(
+                          "it holds the scratch folder"))
+                    : measureTree(P.View.Tree, Excluded, Opts.MaxTreeBytes);
+    if (Size)
+      Size = copyTree(P.View.Tree, Copy, Excluded);
+    if (!Size) {
+      llvm::WithColor::note(Err, "clang-maxcode")
+          << "the profile command sees '" << P.View.Tree
+          << "' read-only, not a copy (" << llvm::toString(Size.takeError())
+          << ")\n";
+      if (!P.View.Bwrap)
+        return llvm::createStringError(
+            "the profile command would run in your tree '" + P.View.Tree +
+            "': it cannot be copied, and without bubblewrap it cannot be "
+            "shown read-only; give a smaller --project-root");
+      return P;
+    }
+    P.View.Copy = std::string(Copy);
+    return P;
+  }
+
+  /// \p E, a failure of the command, with what it may write.
+  llvm::Error explain(llvm::Error E) const {
+    if (!View.Bwrap || !View.Copy.empty())
+      return E;
+    return llvm::createStringError(
+        llvm::toString(std::move(E)) +
+        "\n(the profile command runs with your files read-only: it may "
+        "write to the temporary folder; with --project-root it runs in a "
+        "writable copy of that folder)");
+  }
+
+  /// Places a command in the view, the folder \p Writable writable.
+  CommandPlacement placement() const {
+    return [this](ProcessSpec Spec, llvm::StringRef Writable) {
+      TreeCopyView V = View;
+      V.Writable.push_back(Writable.str());
+      return inTreeCopy(std::move(Spec), V);
+    };
+  }
+
+private:
+  std::optional<ScratchDir> Dir;
+  TreeCopyView View;
+};
+
+} // namespace
+
+llvm::Expected<std::vector<Target>>
+driver::discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
+                           llvm::raw_ostream &Err, DiscoveryReport *Report) {
+  DiscoveryOptions D;
+  D.Settings = Opts.Parse;
+  auto Targets = discoverAndRank(DB, Opts.Sources, D, Err, Report);
+  if (!Targets || Opts.ProfileCmd.empty())
+    return Targets;
+  auto Place = ProfilePlace::make(Opts, Err);
+  if (!Place)
+    return Place.takeError();
+  if (llvm::any_of(*Targets, [](const Target &T) {
+        return T.Kind == TargetKind::CudaKernel;
+      })) {
+    auto Times =
+        profileKernels(Opts.ProfileCmd, Place->placement(),
+                       cuptiLibraryPath(Opts), D.ProfileTimeoutSeconds);
+    if (!Times)
+      return Place->explain(Times.takeError());
+    attributeKernelTimes(*Times, *Targets);
+  } else {
+    auto Profile = runUnderCallgrind(Opts.ProfileCmd, Place->placement(),
+                                     D.ProfileTimeoutSeconds);
+    if (!Profile)
+      return Place->explain(Profile.takeError());
+    attributeProfile(*Profile, *Targets);
+  }
+  rankTargets(*Targets);
+  return Targets;
+}
+namespace {
+
+/// The executor --executor asks for, checked and ready.
+llvm::Expected<std::unique_ptr<Executor>> createExecutor(const RunOptions &Opts,
+                                                         unsigned Jobs) {
+  const SlurmOptions &SO = Opts.Slurm;
+  if (Opts.Executor == ExecutorKind::Local) {
+    if (!SO.SharedDir.empty() || !SO.ExtraArgs.empty() || SO.Builds)
+      return llvm::createStringError(
+          "--shared-dir, --slurm-args and --slurm-builds need "
+          "--executor=slurm");
+    return createLocalExecutor(Jobs);
+  }
+  SlurmOptions Slurm = SO;
+  if (!Slurm.SharedDir.empty())
+    Slurm.SharedDir = makeAbsolutePath(Slurm.SharedDir);
+  if (Slurm.JobRunner.empty() && !Opts.ToolDir.empty()) {
+    llvm::SmallString<256> Runner(Opts.ToolDir);
+    llvm::sys::path::append(Runner, "maxcode-job");
+    Slurm.JobRunner = std::string(Runner);
+  }
+  return createSlurmExecutor(Jobs, Slurm);
+}
+
+/// Loads the database, parses, discovers and ranks; picks the target.
+llvm::Error pickTarget(const RunOptions &Opts, Session &S,
+                       llvm::raw_ostream &Err) {
+  auto DB = loadDatabase(Opts);
+  if (!DB)
+    return DB.takeError();
+  S.DB.emplace(std::move(*DB));
+  S.File = makeAbsolutePath(Opts.Sources.front());
+  if (!llvm::sys::fs::exists(S.File))
+    return llvm::createStringError("source file '" + Opts.Sources.front() +
+                                   "' does not exist");
+  S.RC = resolveCompileCommand(*S.DB, S.File);
+  warnIfFallback(S.RC, Opts.Sources.front(), *S.DB, Err);
+  DiscoveryReport Report;
+  auto Targets = discoverTargetsFor(Opts, *S.DB, Err, &Report);
+  if (!Targets)
+    return Targets.takeError();
+  S.Targets = std::move(*Targets);
+  auto Chosen = selectTargets(S.Targets, Opts.TargetNames, Report.Blocked);
+  if (!Chosen)
+    return Chosen.takeError();
+  if (Chosen->size() > 1)
+    llvm::WithColor::warning(Err, "clang-maxcode")
+        << "optimising the first of the targets named, '"
+        << Chosen->front().Name << "'\n";
+  S.T = Chosen->front();
+  return llvm::Error::success();
+}
+
+/// The sandbox --sandbox asks for, said aloud when `auto` chose it
+/// (DESIGN section 7). An LLM's code never runs without bubblewrap unless
+/// the user said --sandbox=none.
+llvm::Expected<SandboxMode> chooseSandbox(const RunOptions &Opts,
+                                          llvm::raw_ostream &Err) {
+  auto Mode = resolveSandboxMode(Opts.Sandbox);
+  if (!Mode)
+    return Mode.takeError();
+  if (Opts.Sandbox == SandboxMode::Auto)
+    llvm::WithColor::note(Err, "clang-maxcode")
+        << "sandbox: " << sandboxModeName(*Mode)
+        << (*Mode == SandboxMode::Bwrap
+                ? " (bubblewrap: no network, nothing of the machine but the "
+                  "toolchain)\n"
+                : " (bubblewrap does not work here: limits only, and a "
+                  "variant can read what you can; see docs/Security.md)\n");
+  if (*Mode == SandboxMode::None && Opts.Sandbox != SandboxMode::None &&
+      usesLLM(Opts))
+    return llvm::createStringError(
+        "an LLM's code runs only in a working bubblewrap sandbox, and "
+        "bubblewrap does not work here; install it (package 'bubblewrap') or "
+        "say --sandbox=none to run it with limits only");
+  return *Mode;
+}
+
+/// The tree project mode copies, said aloud with its size; refused when it
+/// is larger than --max-tree-size.
+llvm::Error checkProjectTree(const RunOptions &Opts, const EvalConfig &C,
+                             llvm::raw_ostream &Err) {
+  std::vector<std::string> Excluded = C.Protected;
+  if (!C.ScratchRoot.empty())
+    Excluded.push_back(makeAbsolutePath(C.ScratchRoot));
+  llvm::SmallString<256> Tmp;
+  llvm::sys::path::system_temp_directory(true, Tmp);
+  if (llvm::StringRef(C.ProjectRoot) == Tmp.str() ||
+      llvm::StringRef(Tmp).starts_with(C.ProjectRoot + "/"))
+    return llvm::createStringError(
+        "the project root '" + C.ProjectRoot + "' holds the scratch folder '" +
+        Tmp.str() + "'; give --project-root or --scratch-dir outside it");
+  auto Stats = measureTree(C.ProjectRoot, Excluded, Opts.MaxTreeBytes);
+  if (!Stats)
+    return llvm::createStringError(
+        "the project root '" + C.ProjectRoot +
+        "' is too large to copy for every variant (" +
+        llvm::toString(Stats.takeError()) +
+        "); give a smaller --project-root or a larger --max-tree-size");
+  llvm::WithColor::note(Err, "clang-maxcode")
+      << "project root: " << C.ProjectRoot << " (" << Stats->Files << " files, "
+      << formatBytes(Stats->Bytes)
+      << (C.Sandbox == SandboxMode::Bwrap
+              ? ", copied and built once per build worker, then rebuilt "
+                "incrementally for each variant)\n"
+              : ", copied for every variant, each built in full: without "
+                "bubblewrap the copy is not at the project's own path)\n");
+  if (!Stats->SkippedLinks.empty())
+    llvm::WithColor::note(Err, "clang-maxcode")
+        << Stats->SkippedLinks.size()
+        << " symlink(s) point outside the tree and are left out of the copy, "
+        << "e.g. '" << Stats->SkippedLinks.front() << "'\n";
+  return llvm::Error::success();
+}
+
+/// The evaluator's configuration from the options and the chosen target.
+EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
+                          SandboxMode Mode, llvm::StringRef StorePath) {
+  EvalConfig C;
+  C.File = S.File;
+  C.Command = S.RC.Command;
+  C.Parse = Opts.Parse;
+  C.TestsDir = Opts.TestsDir.empty() ? "" : makeAbsolutePath(Opts.TestsDir);
+  C.Tolerance = Opts.Tolerance;
+  C.MeasureTests = Opts.MeasureTests;
+  C.HeldOutFraction = Opts.HeldOutFraction;
+  C.BuildCmd = Opts.BuildCmd;
+  C.TestCmd = Opts.TestCmd;
+  C.BenchCmd = Opts.BenchCmd;
+  C.HoldoutCmd = Opts.HoldoutCmd;
+  C.HoldoutBenchCmd = Opts.HoldoutBenchCmd;
+  C.BenchMetric = Opts.BenchMetric;
+  C.MaxTreeBytes = Opts.MaxTreeBytes;
+  C.ProjectRoot = Opts.ProjectRoot.empty()
+                      ? defaultProjectRoot(S.File, Opts.BuildPath)
+                      : makeAbsolutePath(Opts.ProjectRoot);
+  // Program mode owns its file (its tests are outside it); in project mode
+  // and for CUDA the harness may share the file (DESIGN section 2).
+  bool Cuda = S.T.Kind != TargetKind::CpuFunction ||
+              compilesAsCuda(S.RC.Command.CommandLine, S.File);
+  C.Scope = Opts.Scope ? *Opts.Scope : defaultScope(C.programMode(), Cuda);
+  C.Measure = Opts.Measure;
+  C.TimeoutSeconds = Opts.TimeoutSeconds;
+  C.Repetitions = Opts.Repetitions;
+  C.Sandbox = Mode;
+  C.ScratchRoot = Opts.ScratchRoot;
+  if (C.ScratchRoot.empty() && Opts.Executor == ExecutorKind::Slurm)
+    C.ScratchRoot = makeAbsolutePath(Opts.Slurm.SharedDir);
+  C.CuptiLibrary = cuptiLibraryPath(Opts);
+  if (!Opts.ToolDir.empty()) {
+    llvm::SmallString<256> Timer(Opts.ToolDir);
+    llvm::sys::path::append(Timer, "maxcode-timer");
+    C.TimerPath = std::string(Timer);
+  }
+  C.AllowApis = Opts.AllowApis;
+  // --allow-isa lets the screen pass what ties the program to an
+  // instruction set, from any proposer.
+  if (!Opts.AllowIsa.empty())
+    C.AllowApis.push_back(apiCategoryKey(ApiCategory::InstructionSet).str());
+  C.PassEnv = Opts.PassEnv;
+  C.Protected = protectedPaths(Opts, StorePath);
+  return C;
+}
+
+} // namespace
+
+llvm::Error driver::openSession(const RunOptions &Opts, Session &S,
+                                llvm::raw_ostream &Err, bool UseStore) {
+  if (Opts.Sources.size() != 1)
+    return llvm::createStringError("give exactly one source file: the file "
+                                   "holding the target");
+  if (!(Opts.TimeoutSeconds > 0 && Opts.TimeoutSeconds <= 86400))
+    return llvm::createStringError(
+        "--timeout=" + std::to_string(Opts.TimeoutSeconds) +
+        ": give a number of seconds above 0 (at most 86400); a run without a "
+        "limit is never safe");
+  // The executor comes first: a cluster that does not answer is an error
+  // before anything is parsed, built or written (docs/Slurm.md).
+  unsigned Jobs = Opts.Jobs
+                      ? Opts.Jobs
+                      : llvm::hardware_concurrency().compute_thread_count();
+  auto Exec = createExecutor(Opts, Jobs);
+  if (!Exec)
+    return Exec.takeError();
+  S.Exec = std::move(*Exec);
+  if (llvm::Error E = pickTarget(Opts, S, Err))
+    return E;
+  auto Mode = chooseSandbox(Opts, Err);
+  if (!Mode)
+    return Mode.takeError();
+  S.Sandbox = *Mode;
+
+  std::string StorePath = UseStore ? storePathOf(Opts) : Opts.StorePath;
+  EvalConfig C = makeEvalConfig(Opts, S, *Mode, StorePath);
+  if (!C.programMode() && !Opts.BuildCmd.empty())
+    if (llvm::Error E = checkProjectTree(Opts, C, Err))
+      return E;
+  // Before the store is created: a run that cannot measure writes nothing.
+  if (C.Measure == MeasureMode::CudaKernel)
+    if (llvm::Error E = checkCudaMeasurable(C.CuptiLibrary))
+      return E;
+  if (!StorePath.empty()) {
+    auto F = SQLiteFile::open(StorePath);
+    if (!F)
+      return F.takeError();
+    S.StoreFile = *F;
+    auto EC = EvalCache::open(S.StoreFile);
+    if (!EC)
+      return EC.takeError();
+    S.Cache = std::move(*EC);
+  }
+  auto E = Evaluator::create(C, *S.Exec, S.Cache.get());
+  if (!E)
+    return E.takeError();
+  S.Eval = std::move(*E);
+  return S.Eval->prepareBaseline(&S.T);
+}
