@@ -1,5 +1,4 @@
-//===-- maxcode/Rules/Rule.h - Rewrite rules of the rules policy -*- C++
-//-*-===//
+//===-- maxcode/Rules/Rule.h - Rewrite rules --------------------*- C++ -*-===//
 //
 // Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
 //
@@ -7,13 +6,13 @@
 ///
 /// \file
 /// The built-in policy's rules, in the manner of clang-tidy checks: one class
-/// per rule (one file each under lib/Policy/Rules/) with a stable kebab-case
-/// id, AST matchers over the parsed file, and a function turning matches into
-/// edits: tooling::Replacements built from the AST's source ranges. The rules
-/// proposer (RulesProposer.h) combines the edits of the selected rules into
-/// variants, cleans up around them and formats the lines they changed with
-/// the project's .clang-format (clang::format), so that no rule indents or
-/// lays out text by hand.
+/// per rule (one file each under lib/Rules/Cpp/ and lib/Rules/Cuda/) with a
+/// stable kebab-case id, AST matchers over the parsed file, and a function
+/// turning matches into edits: tooling::Replacements built from the AST's
+/// source ranges. The rules proposer (RulesProposer.h) combines the edits of
+/// the selected rules into variants, cleans up around them and formats the
+/// lines they changed with the project's .clang-format (clang::format), so that
+/// no rule indents or lays out text by hand.
 ///
 /// A rule that is not sure its edit keeps the program's meaning does not
 /// propose it: macro expansions it cannot rewrite in the macro's own text,
