@@ -7,13 +7,14 @@
 /// \file
 /// A `.clang-maxcode` file comes with the repository, so it is untrusted
 /// (DESIGN section 10). The input is the file's text, read as a
-/// repository's file and as the user's own; what it parses to is also
-/// turned into clang-maxcode flags and merged, as the editor does. A
-/// repository's file must never set a trusted key.
+/// repository's file and as the user's own; what it parses to is merged and
+/// written back as --config and as the editor's settings, and must read the
+/// same. A repository's file must never set a trusted key.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Support/Config.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <cstdlib>
 
@@ -21,27 +22,41 @@ using namespace maxcode;
 
 static void check(llvm::StringRef Text, ConfigTrust Trust) {
   std::vector<std::string> Warnings;
-  llvm::Expected<SearchOptions> O = parseConfig(
+  llvm::Expected<MaxcodeOptions> O = parseConfig(
       Text, "/project", "/project/.clang-maxcode", Trust, &Warnings);
   if (!O) {
     llvm::consumeError(O.takeError());
     return;
   }
-  if (Trust == ConfigTrust::Repository &&
-      (O->LLMEndpoint || O->LLMApiKeyEnv || O->Sandbox || O->LLMRecord ||
-       O->LLMReplay))
-    abort();
-  std::vector<std::string> Args = O->toArguments();
-  for (const std::string &A : Args)
-    if (!llvm::StringRef(A).starts_with("--"))
+  for (llvm::StringRef Key : O->keysSet()) {
+    const OptionInfo *I = findOption(Key);
+    if (!I || (Trust == ConfigTrust::Repository && I->trusted()))
       abort();
+  }
   if (O->Tests && !O->Tests->empty() &&
       !llvm::StringRef(*O->Tests).starts_with("/"))
     abort();
 
-  SearchOptions Merged;
+  MaxcodeOptions Merged;
   Merged.overrideWith(*O);
-  if (Merged.toArguments() != Args)
+  if (!(Merged == *O))
+    abort();
+  // What the editor hands clang-maxcode (--config) reads back the same, for
+  // every file clang-maxcode would run with.
+  if (llvm::Error E = validateOptions(resolveOptions(*O))) {
+    llvm::consumeError(std::move(E));
+    return;
+  }
+  std::string JSON;
+  llvm::raw_string_ostream OS(JSON);
+  OS << llvm::json::Value(O->toJSON());
+  llvm::Expected<MaxcodeOptions> Back =
+      parseConfig(JSON, "/elsewhere", "--config", ConfigTrust::User);
+  if (!Back || !(*Back == *O))
+    abort();
+  llvm::Expected<MaxcodeOptions> FromSettings =
+      optionsFromSettings(O->toSettings());
+  if (!FromSettings || !(*FromSettings == *O))
     abort();
 }
 

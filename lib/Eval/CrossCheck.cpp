@@ -192,7 +192,7 @@ static void markSuspect(EvalResult &Out, bool Bench, MeasureMode Primary,
   Out.Suspect = true;
   std::string By = Bench && Primary != MeasureMode::Instructions
                        ? "the bench's metric"
-                       : measureModeName(Primary).str();
+                       : optionValueName(Primary).str();
   std::string Other2 = Bench ? "its wall time" : Out.CrossMeasure;
   Out.Reason = llvm::formatv("suspect: {0:f1}x by {1}, but {2:f2}x by {3}; "
                              "not credited",
@@ -220,7 +220,7 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   MeasureMode Other = Config.Measure == MeasureMode::Instructions || Bench
                           ? MeasureMode::Time
                           : MeasureMode::Instructions;
-  Out.CrossMeasure = measureModeName(Other).str();
+  Out.CrossMeasure = optionValueName(Other).str();
   if (Other == MeasureMode::Instructions &&
       !llvm::sys::findProgramByName("valgrind")) {
     Out.Notes.push_back("not cross-checked: valgrind is not installed");
@@ -310,7 +310,7 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   }
   MAXCODE_DEBUG(llvm::dbgs()
                 << DEBUG_TYPE << ": cross-check saved " << SavedPrimary
-                << " by " << measureModeName(Config.Measure) << ", "
+                << " by " << optionValueName(Config.Measure) << ", "
                 << SavedOther << " by " << Out.CrossMeasure << "\n");
   if (SavedOther >= SavedPrimary / 3)
     return;

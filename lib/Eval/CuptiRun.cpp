@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Eval/CuptiRun.h"
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/Process.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -38,15 +39,18 @@ std::vector<std::string> maxcode::nvidiaDevices() {
 llvm::Error maxcode::checkCudaMeasurable(llvm::StringRef Library) {
   if (Library.empty() || !llvm::sys::fs::exists(Library))
     return llvm::createStringError(
-        "--measure=cuda-kernel needs libmaxcode-cupti.so, which is built "
+        optionRef("Measure") +
+        "=cuda-kernel needs libmaxcode-cupti.so, which is built "
         "only when CMake finds CUDA with CUPTI (MAXCODE_CUDA_PATH); this "
         "clang-maxcode has none");
   // The driver creates /dev/nvidiactl and one node per GPU when it loads.
   if (!llvm::sys::fs::exists("/dev/nvidiactl"))
     return llvm::createStringError(
-        "--measure=cuda-kernel needs an NVIDIA GPU and its driver, and this "
-        "machine has none (no /dev/nvidiactl); use --measure=time or "
-        "--measure=instructions for host code");
+        optionRef("Measure") +
+        "=cuda-kernel needs an NVIDIA GPU and its driver, and this "
+        "machine has none (no /dev/nvidiactl); use " +
+        optionRef("Measure") + "=time or " + optionRef("Measure") +
+        "=instructions for host code");
   return llvm::Error::success();
 }
 

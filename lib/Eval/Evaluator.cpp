@@ -21,6 +21,7 @@
 #include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -46,18 +47,6 @@
 
 using namespace maxcode;
 using namespace maxcode::evaldetail;
-
-llvm::StringRef maxcode::measureModeName(MeasureMode M) {
-  switch (M) {
-  case MeasureMode::Time:
-    return "time";
-  case MeasureMode::Instructions:
-    return "instructions";
-  case MeasureMode::CudaKernel:
-    return "cuda-kernel";
-  }
-  llvm_unreachable("unknown measure mode");
-}
 
 Evaluator::Evaluator(EvalConfig C, Executor &E, EvalCache *Cache)
     : Config(std::move(C)), Exec(E), Cache(Cache) {}
@@ -99,7 +88,8 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
         Config.TimerPath + "'); reinstall clang-maxcode");
   if (!(Config.TimeoutSeconds > 0 && Config.TimeoutSeconds <= 86400))
     return llvm::createStringError(
-        "--timeout must be a number of seconds above 0 (and at most a day)");
+        optionRef("Timeout") +
+        " must be a number of seconds above 0 (and at most a day)");
   std::unique_ptr<Evaluator> E(new Evaluator(std::move(Config), Exec, Cache));
   E->Original = (*Buf)->getBuffer().str();
   const EvalConfig &C = E->Config;
@@ -120,15 +110,16 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
     H.update(A + '\0');
   for (llvm::StringRef Field :
        {llvm::StringRef(C.Command.Directory), llvm::StringRef(C.File),
-        measureModeName(C.Measure), editScopeName(C.Scope),
+        optionValueName(C.Measure), editScopeName(C.Scope),
         llvm::StringRef(C.BuildCmd), llvm::StringRef(C.TestCmd),
         llvm::StringRef(C.BenchCmd), llvm::StringRef(C.HoldoutCmd),
         llvm::StringRef(C.HoldoutBenchCmd), llvm::StringRef(C.BenchMetric),
-        sandboxModeName(C.Sandbox)})
+        optionValueName(C.Sandbox)})
     H.update(Field.str() + '\0');
-  for (double D : {C.Tolerance, C.HeldOutFraction, C.TimeoutSeconds,
-                   double(C.MeasureTests), double(C.Repetitions),
-                   double(C.MemoryLimitBytes), double(C.TmpBytes)})
+  for (double D :
+       {C.Tolerance, C.HeldOutFraction, C.TimeoutSeconds,
+        double(C.MeasureTests), double(C.Repetitions), double(C.Warmups),
+        double(C.MemoryLimitBytes), double(C.TmpBytes)})
     H.update(std::to_string(D) + '\0');
   for (const std::vector<std::string> *L : {&C.AllowApis, &C.PassEnv})
     for (const std::string &S : *L)
@@ -487,9 +478,9 @@ void Evaluator::measure(Built &B, unsigned Repetitions, EvalResult &Out) {
     V = {sum(*Costs)};
     Out.Repetitions = 1;
   } else {
-    // Warm-up, then baseline and variant alternated: A B A B ...
+    // Warm-ups, then baseline and variant alternated: A B A B ...
     for (bool Warm : {true, false}) {
-      unsigned Reps = Warm ? 1 : Repetitions;
+      unsigned Reps = Warm ? Config.Warmups : Repetitions;
       for (unsigned I = 0; I < Reps; ++I) {
         auto CA = Mode->measureOnce(*Baseline, Config.Measure, nullptr);
         if (!CA) {

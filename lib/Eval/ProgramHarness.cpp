@@ -19,6 +19,7 @@
 #include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -100,15 +101,18 @@ Evaluator::makeProgramHarness(Evaluator &E) {
 llvm::Error Evaluator::ProgramHarness::prepare() {
   if (!E.Config.HoldoutBenchCmd.empty())
     return llvm::createStringError(
-        "--holdout-bench-cmd is for project mode; program mode holds out "
-        "tests of its own (--held-out)");
+        optionRef("HoldoutBenchCommand") +
+        " is for project mode; program mode holds out "
+        "tests of its own (" +
+        optionRef("HeldOut") + ")");
   auto Loaded = loadTests(E.Config.TestsDir);
   if (!Loaded)
     return Loaded.takeError();
   E.Tests = std::move(*Loaded);
   double F = E.Config.HeldOutFraction;
   if (!(F >= 0 && F < 1))
-    return llvm::createStringError("--held-out must be at least 0 and below 1");
+    return llvm::createStringError(optionRef("HeldOut") +
+                                   " must be at least 0 and below 1");
   // The held-out tests are those whose names hash lowest: a split that does
   // not depend on how the folder lists them, and that a proposer cannot
   // predict from the numbering.

@@ -18,6 +18,7 @@
 #include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -96,12 +97,16 @@ llvm::Error Evaluator::ProjectHarness::prepare() {
   const EvalConfig &C = E.Config;
   if (C.BuildCmd.empty() || C.TestCmd.empty())
     return llvm::createStringError(
-        "give --tests=<dir> (program mode), or --build-cmd and --test-cmd "
-        "(project mode; --bench-cmd to time)");
+        "give " + optionRef("Tests") + "=<dir> (program mode), or " +
+        optionRef("BuildCommand") + " and " + optionRef("TestCommand") +
+        " "
+        "(project mode; " +
+        optionRef("BenchCommand") + " to time)");
   if (C.BenchCmd.empty())
-    return llvm::createStringError(
-        "project mode needs --bench-cmd to measure with --measure=" +
-        measureModeName(C.Measure).str());
+    return llvm::createStringError("project mode needs " +
+                                   optionRef("BenchCommand") +
+                                   " to measure with " + optionRef("Measure") +
+                                   "=" + optionValueName(C.Measure).str());
   if (!llvm::sys::fs::is_directory(C.ProjectRoot))
     return llvm::createStringError("project root '" + C.ProjectRoot +
                                    "' is not a folder");
@@ -111,8 +116,9 @@ llvm::Error Evaluator::ProjectHarness::prepare() {
                                    C.ProjectRoot + "'");
   if (C.Measure == MeasureMode::Instructions && !C.BenchMetric.empty())
     return llvm::createStringError(
-        "--bench-metric reads the bench's own figure and "
-        "--measure=instructions counts the bench's instructions: give "
+        optionRef("BenchMetric") + " reads the bench's own figure and " +
+        optionRef("Measure") +
+        "=instructions counts the bench's instructions: give "
         "one");
   // Project mode builds once, then incrementally, where bubblewrap can show
   // a copy at the project's own path; without it, every build is of a

@@ -6,6 +6,7 @@
 
 #include "maxcode/Eval/Sandbox.h"
 #include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,18 +23,6 @@
 #define DEBUG_TYPE "maxcode-eval"
 
 using namespace maxcode;
-
-llvm::StringRef maxcode::sandboxModeName(SandboxMode M) {
-  switch (M) {
-  case SandboxMode::Auto:
-    return "auto";
-  case SandboxMode::Bwrap:
-    return "bwrap";
-  case SandboxMode::None:
-    return "none";
-  }
-  llvm_unreachable("unknown sandbox mode");
-}
 
 llvm::StringRef maxcode::integrityOf(SandboxMode M) {
   return M == SandboxMode::Bwrap ? "full" : "weaker (sandbox none)";
@@ -72,9 +61,10 @@ llvm::Expected<SandboxMode> maxcode::resolveSandboxMode(SandboxMode Requested) {
     return SandboxMode::Bwrap;
   if (Requested == SandboxMode::Bwrap)
     return llvm::createStringError(
-        "--sandbox=bwrap: bubblewrap is not installed or cannot create "
-        "namespaces here (install the 'bubblewrap' package, or use "
-        "--sandbox=none)");
+        optionRef("Sandbox") +
+        "=bwrap: bubblewrap is not installed or cannot create "
+        "namespaces here (install the 'bubblewrap' package, or use " +
+        optionRef("Sandbox") + "=none)");
   return SandboxMode::None;
 }
 

@@ -16,6 +16,7 @@
 #include "maxcode/Eval/Executor.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/JobFile.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -433,15 +434,17 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
 llvm::Expected<std::unique_ptr<Executor>>
 maxcode::createSlurmExecutor(unsigned Jobs, const SlurmOptions &Opts) {
   if (Opts.SharedDir.empty())
-    return llvm::createStringError(
-        "--executor=slurm needs --shared-dir=<dir>, a folder that every node "
-        "of the cluster sees at the same path");
+    return llvm::createStringError(optionRef("Executor") + "=slurm needs " +
+                                   optionRef("SharedDir") +
+                                   "=<dir>, a folder that every node "
+                                   "of the cluster sees at the same path");
   if (!llvm::sys::path::is_absolute(Opts.SharedDir))
-    return llvm::createStringError("--shared-dir '" + Opts.SharedDir +
+    return llvm::createStringError(optionRef("SharedDir") + " '" +
+                                   Opts.SharedDir +
                                    "' must be an absolute path");
   if (!llvm::sys::fs::is_directory(Opts.SharedDir))
-    return llvm::createStringError("--shared-dir '" + Opts.SharedDir +
-                                   "' is not a folder");
+    return llvm::createStringError(optionRef("SharedDir") + " '" +
+                                   Opts.SharedDir + "' is not a folder");
   if (Opts.JobRunner.empty() || !llvm::sys::fs::can_execute(Opts.JobRunner))
     return llvm::createStringError(
         "maxcode-job, which runs each job on the node, is not installed "
@@ -472,7 +475,8 @@ maxcode::createSlurmExecutor(unsigned Jobs, const SlurmOptions &Opts) {
   llvm::sys::path::append(Model, "maxcode-jobs");
   llvm::SmallString<256> Dir;
   if (std::error_code EC = llvm::sys::fs::createUniqueDirectory(Model, Dir))
-    return llvm::createStringError("cannot make a folder in --shared-dir '" +
+    return llvm::createStringError("cannot make a folder in " +
+                                   optionRef("SharedDir") + " '" +
                                    Opts.SharedDir + "': " + EC.message());
   return std::make_unique<SlurmExecutor>(Jobs, Opts, std::string(Dir));
 }

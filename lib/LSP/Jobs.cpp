@@ -374,8 +374,8 @@ std::optional<TextEdit> Server::Impl::editToSend(Job &J,
     finishWith(J, "below the minimum speedup", MessageInfo,
                "MaxCode: found a " + Speedup + " faster " + Target +
                    ", below the minimum speedup worth a review (" +
-                   formatSpeedup(Result.MinSpeedup) +
-                   ", --min-speedup); nothing applied");
+                   formatSpeedup(Result.MinSpeedup) + ", the setting " +
+                   findOption("MinSpeedup")->setting() + "); nothing applied");
     return std::nullopt;
   }
   if (std::optional<std::string> Why = changedSince(J)) {

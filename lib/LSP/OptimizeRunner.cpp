@@ -38,8 +38,18 @@ lsp::buildOptimizeCommand(llvm::StringRef Executable,
     Argv.push_back("-p");
     Argv.push_back(Request.BuildPath);
   }
-  for (std::string &A : Request.Options.toArguments())
-    Argv.push_back(std::move(A));
+  // The merged settings travel in the options model's own form, as
+  // `.clang-maxcode` keys (JSON is YAML): clang-maxcode then reads no
+  // configuration file of its own.
+  llvm::json::Object Settings = Request.Options.toJSON();
+  if (!Settings.empty()) {
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    OS << llvm::json::Value(std::move(Settings));
+    Argv.push_back("--config=" + Text);
+  }
+  // Its messages name settings as the editor's user sets them.
+  Argv.push_back("--option-names=settings");
   Argv.push_back("--format=json");
   Argv.push_back(("--progress-file=" + ProgressFile).str());
   // Without a database, the default command that code actions parsed with.

@@ -327,54 +327,28 @@ void Server::Impl::handleResponse(const json &ID, const json *Result,
 // Lifecycle and documents
 //===----------------------------------------------------------------------===//
 
-/// Reads the search options of `initializationOptions` (the keys of the
-/// `.clang-maxcode` file in camelCase); relative paths are taken against
-/// \p Root.
-static llvm::Expected<SearchOptions> searchOptionsFrom(const json &Init,
-                                                       llvm::StringRef Root) {
-  SearchOptions O;
-  std::string Bad;
-  auto String = [&](const char *Key, std::optional<std::string> &To) {
-    if (const json *V = member(Init, Key)) {
-      if (V->is_string())
-        To = V->get<std::string>();
-      else if (Bad.empty())
-        Bad = Key + std::string(" must be a string");
-    }
+/// The search options of `initializationOptions`: the options model's
+/// settings (the `.clang-maxcode` keys in camelCase), read by the model;
+/// relative paths are taken against \p Root.
+static llvm::Expected<MaxcodeOptions> searchOptionsFrom(const json &Init,
+                                                        llvm::StringRef Root) {
+  // The model reads LLVM's JSON; this layer's messages are nlohmann's.
+  llvm::Expected<llvm::json::Value> Settings = llvm::json::parse(Init.dump());
+  if (!Settings)
+    return Settings.takeError();
+  auto Spelled = [](llvm::Error E) {
+    return llvm::createStringError(
+        "initializationOptions: " +
+        llvm::toString(spellOptionErrors(
+            std::move(E), [](const OptionInfo &I) { return I.setting(); })));
   };
-  String("policy", O.Policy);
-  String("measure", O.Measure);
-  String("scope", O.Scope);
-  String("strategy", O.Strategy);
-  String("tests", O.Tests);
-  String("buildCommand", O.BuildCommand);
-  String("testCommand", O.TestCommand);
-  String("benchCommand", O.BenchCommand);
-  String("llmEndpoint", O.LLMEndpoint);
-  String("llmModel", O.LLMModel);
-  String("llmApiKeyEnv", O.LLMApiKeyEnv);
-  if (member(Init, "budget")) {
-    std::optional<int64_t> N = getInteger(Init, "budget");
-    if (N && *N >= 0 && *N <= UINT32_MAX)
-      O.Budget = static_cast<unsigned>(*N);
-    else if (Bad.empty())
-      Bad = "budget must be a non-negative integer";
-  }
-  if (member(Init, "timeout")) {
-    std::optional<double> T = getNumber(Init, "timeout");
-    if (T && *T > 0)
-      O.Timeout = *T;
-    else if (Bad.empty())
-      Bad = "timeout must be a positive number of seconds";
-  }
-  if (!Bad.empty())
-    return llvm::createStringError("initializationOptions: " + Bad);
-  if (O.Tests && !O.Tests->empty() && !llvm::sys::path::is_absolute(*O.Tests) &&
-      !Root.empty()) {
-    llvm::SmallString<256> Abs(Root);
-    llvm::sys::path::append(Abs, *O.Tests);
-    O.Tests = std::string(Abs);
-  }
+  auto O = optionsFromSettings(*Settings->getAsObject());
+  if (!O)
+    return Spelled(O.takeError());
+  // The checks clang-maxcode makes, made now, when the editor can say so.
+  if (llvm::Error E = validateOptions(resolveOptions(*O)))
+    return Spelled(std::move(E));
+  O->resolvePaths(Root);
   return O;
 }
 

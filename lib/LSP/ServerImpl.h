@@ -113,7 +113,7 @@ struct OptimizeFile {
 
 /// Where and how a search runs.
 struct JobSettings {
-  SearchOptions Options;
+  MaxcodeOptions Options;
   std::string WorkingDir;
 };
 
@@ -255,7 +255,7 @@ private:
   bool ClientCodeActionLiterals = false;
   std::string WorkspaceRoot;
   std::optional<std::string> DatabasePath;
-  SearchOptions EditorOptions;
+  MaxcodeOptions EditorOptions;
 
   // Guarded by Mu.
   std::mutex Mu;

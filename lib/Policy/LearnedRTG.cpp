@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Policy/LearnedRTG.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -126,8 +127,9 @@ LearnedRTG::fit(llvm::ArrayRef<RTGExample> Examples, double Lambda) {
   if (Examples.size() < 4)
     return llvm::createStringError(
         "too few stored nodes to train the reward-to-go model (" +
-        std::to_string(Examples.size()) +
-        "; run a few searches with --store "
+        std::to_string(Examples.size()) + "; run a few searches with " +
+        optionRef("Store") +
+        " "
         "first)");
   std::unique_ptr<LearnedRTG> M(new LearnedRTG());
   llvm::StringSet<> Rules, Tags;

@@ -187,11 +187,11 @@ std::string configJSON(const RunOptions &Opts, const SearchConfig &C,
   std::string S;
   llvm::raw_string_ostream OS(S);
   OS << llvm::json::Value(
-      llvm::json::Object{{"policy", roleName(Opts.Policy)},
-                         {"critic", roleName(Opts.Critic)},
-                         {"rtg", roleName(Opts.RTG)},
+      llvm::json::Object{{"policy", optionValueName(Opts.Policy)},
+                         {"critic", optionValueName(Opts.Critic)},
+                         {"rtg", optionValueName(Opts.RTG)},
                          {"rules", Opts.Rules},
-                         {"strategy", strategyName(C.Strategy)},
+                         {"strategy", optionValueName(C.Strategy)},
                          {"budget", C.Budget},
                          {"width", C.Width},
                          {"depth", C.Depth},
@@ -199,8 +199,8 @@ std::string configJSON(const RunOptions &Opts, const SearchConfig &C,
                          {"top_m", C.TopM},
                          {"gamma", C.Gamma},
                          {"seed", int64_t(C.Seed)},
-                         {"measure", measureModeName(Opts.Measure)},
-                         {"sandbox", sandboxModeName(Sandbox)},
+                         {"measure", optionValueName(Opts.Measure)},
+                         {"sandbox", optionValueName(Sandbox)},
                          {"held_out", Opts.HeldOutFraction}});
   return OS.str();
 }
@@ -359,13 +359,13 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   SearchSummary Sum;
   Sum.Target = S.T.Name;
   Sum.File = S.File;
-  Sum.Policy = roleName(Opts.Policy).str();
-  Sum.Strategy = strategyName(Config.Strategy).str();
+  Sum.Policy = optionValueName(Opts.Policy).str();
+  Sum.Strategy = optionValueName(Config.Strategy).str();
   // The unit a person reads: a bench's own figure is not time.
   Sum.Measure = Opts.BenchMetric.empty() || !Opts.TestsDir.empty()
-                    ? measureModeName(Opts.Measure).str()
+                    ? optionValueName(Opts.Measure).str()
                     : "bench-metric";
-  Sum.Sandbox = sandboxModeName(S.Sandbox).str();
+  Sum.Sandbox = optionValueName(S.Sandbox).str();
   Sum.Integrity = integrityOf(S.Sandbox).str();
   Sum.StopReason = R.StopReason;
   Sum.Evaluations = R.Evaluations;

@@ -22,20 +22,6 @@ using namespace maxcode;
 EvaluationBackend::~EvaluationBackend() = default;
 SearchObserver::~SearchObserver() = default;
 
-llvm::StringRef maxcode::strategyName(StrategyKind S) {
-  switch (S) {
-  case StrategyKind::BestOfN:
-    return "best-of-n";
-  case StrategyKind::Refine:
-    return "refine";
-  case StrategyKind::Beam:
-    return "beam";
-  case StrategyKind::Tree:
-    return "tree";
-  }
-  llvm_unreachable("unknown strategy");
-}
-
 double maxcode::rewardOf(const EvalResult &R) {
   switch (R.Status) {
   case EvalStatus::Ok:

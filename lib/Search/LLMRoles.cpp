@@ -7,6 +7,7 @@
 #include "maxcode/Search/LLMRoles.h"
 #include "maxcode/Search/Driver.h"
 #include "maxcode/Search/RolloutStore.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -14,38 +15,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace maxcode;
-
-namespace {
-/// The names of a role's kinds, in the enum's order.
-template <typename Kind, size_t N> struct RoleNames {
-  llvm::StringLiteral Names[N];
-  llvm::StringRef name(Kind K) const { return Names[static_cast<size_t>(K)]; }
-  llvm::Expected<Kind> parse(llvm::StringRef Name) const {
-    for (size_t I = 0; I < N; ++I)
-      if (Names[I] == Name)
-        return static_cast<Kind>(I);
-    std::vector<llvm::StringRef> All(std::begin(Names), std::end(Names));
-    return llvm::createStringError(Name + " is not one of " +
-                                   llvm::join(All, ", "));
-  }
-};
-constexpr RoleNames<PolicyKind, 2> PolicyNames = {{"rules", "llm"}};
-constexpr RoleNames<CriticKind, 3> CriticNames = {{"rules", "llm", "none"}};
-constexpr RoleNames<RTGKind, 3> RTGNames = {{"none", "learned", "llm"}};
-} // namespace
-
-llvm::StringRef maxcode::roleName(PolicyKind K) { return PolicyNames.name(K); }
-llvm::StringRef maxcode::roleName(CriticKind K) { return CriticNames.name(K); }
-llvm::StringRef maxcode::roleName(RTGKind K) { return RTGNames.name(K); }
-llvm::Expected<PolicyKind> maxcode::parsePolicyKind(llvm::StringRef Name) {
-  return PolicyNames.parse(Name);
-}
-llvm::Expected<CriticKind> maxcode::parseCriticKind(llvm::StringRef Name) {
-  return CriticNames.parse(Name);
-}
-llvm::Expected<RTGKind> maxcode::parseRTGKind(llvm::StringRef Name) {
-  return RTGNames.parse(Name);
-}
 
 bool maxcode::usesLLM(const RunOptions &Opts) {
   return Opts.Policy == PolicyKind::LLM || Opts.Critic == CriticKind::LLM ||
@@ -142,20 +111,24 @@ llvm::Error maxcode::checkLLMOptions(const RunOptions &Opts) {
     return llvm::Error::success();
   std::vector<std::string> Who;
   if (Opts.Policy == PolicyKind::LLM)
-    Who.push_back("--policy=llm");
+    Who.push_back(optionRef("Policy") + "=llm");
   if (Opts.Critic == CriticKind::LLM)
-    Who.push_back("--critic=llm");
+    Who.push_back(optionRef("Critic") + "=llm");
   if (Opts.RTG == RTGKind::LLM)
-    Who.push_back("--rtg=llm");
+    Who.push_back(optionRef("RTG") + "=llm");
   const LLMOptions &L = Opts.LLM;
   if (L.Endpoint.empty() && L.ReplayDir.empty())
     return llvm::createStringError(
-        llvm::join(Who, ", ") +
-        " needs an LLM: give --llm-endpoint=<url> (an OpenAI-compatible "
-        "server, e.g. http://127.0.0.1:8000/v1) or --llm-replay=<dir> (a "
-        "run recorded with --llm-record)");
+        llvm::join(Who, ", ") + " needs an LLM: give " +
+        optionRef("LLMEndpoint") +
+        "=<url> (an OpenAI-compatible "
+        "server, e.g. http://127.0.0.1:8000/v1) or " +
+        optionRef("LLMReplay") +
+        "=<dir> (a "
+        "run recorded with " +
+        optionRef("LLMRecord") + ")");
   if (!L.ReplayDir.empty() && !llvm::sys::fs::is_directory(L.ReplayDir))
-    return llvm::createStringError("--llm-replay '" + L.ReplayDir +
+    return llvm::createStringError(optionRef("LLMReplay") + " '" + L.ReplayDir +
                                    "' is not a directory");
   // Before anything is built or sent: a key never crosses a network in the
   // clear.
@@ -163,8 +136,9 @@ llvm::Error maxcode::checkLLMOptions(const RunOptions &Opts) {
     if (llvm::Error E = checkEndpointURL(L.Endpoint))
       return E;
   if (!L.RecordDir.empty() && !L.ReplayDir.empty())
-    return llvm::createStringError(
-        "--llm-record and --llm-replay cannot be given together");
+    return llvm::createStringError(optionRef("LLMRecord") + " and " +
+                                   optionRef("LLMReplay") +
+                                   " cannot be given together");
   return llvm::Error::success();
 }
 
@@ -193,8 +167,8 @@ llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
             Argv0.c_str(), reinterpret_cast<void *>(&usesLLM)));
   } else {
     if (!llvm::sys::fs::is_directory(Opts.PromptsDir))
-      return llvm::createStringError("--prompts-dir '" + Opts.PromptsDir +
-                                     "' is not a directory");
+      return llvm::createStringError(optionRef("PromptsDir") + " '" +
+                                     Opts.PromptsDir + "' is not a directory");
     R.Prompts = std::make_unique<PromptLibrary>(
         std::vector<std::string>{Opts.PromptsDir});
   }

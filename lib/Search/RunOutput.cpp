@@ -74,13 +74,13 @@ SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
   const SearchResult &R = S.Result;
   SearchReport Rep;
   Rep.File = S.File;
-  Rep.Measure = measureModeName(Opts.Measure).str();
+  Rep.Measure = optionValueName(Opts.Measure).str();
   Rep.Sandbox = S.Sandbox;
   Rep.Integrity = S.Integrity;
-  Rep.Policy = roleName(Opts.Policy).str();
-  Rep.Critic = roleName(Opts.Critic).str();
-  Rep.RTG = roleName(Opts.RTG).str();
-  Rep.Strategy = strategyName(Opts.Search.Strategy).str();
+  Rep.Policy = optionValueName(Opts.Policy).str();
+  Rep.Critic = optionValueName(Opts.Critic).str();
+  Rep.RTG = optionValueName(Opts.RTG).str();
+  Rep.Strategy = optionValueName(Opts.Search.Strategy).str();
   Rep.Budget = Opts.Search.Budget;
   Rep.Run = S.Run;
   Rep.StorePath = S.StorePath;
@@ -197,7 +197,7 @@ llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
       std::string Summary = winnerSummary(S.Result, S.T.Name);
       Message = llvm::formatv(
                     "{0}: verified speedup {1:f3}x ({2}){3}", S.T.Name,
-                    S.Result.Verification->Ratio, measureModeName(Opts.Measure),
+                    S.Result.Verification->Ratio, optionValueName(Opts.Measure),
                     Summary.empty() ? " by " + winnerDescription(S.Result)
                                     : ": " + Summary)
                     .str();

@@ -24,6 +24,7 @@
 #include "maxcode/Search/RunOutput.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/Process.h"
 #include "maxcode/Support/StatusLine.h"
 #include "maxcode/Support/TreeCopy.h"
@@ -164,7 +165,8 @@ public:
         return llvm::createStringError(
             "the profile command would run in your tree '" + P.View.Tree +
             "': it cannot be copied, and without bubblewrap it cannot be "
-            "shown read-only; give a smaller --project-root");
+            "shown read-only; give a smaller " +
+            optionRef("ProjectRoot"));
       return P;
     }
     P.View.Copy = std::string(Copy);
@@ -178,7 +180,9 @@ public:
     return llvm::createStringError(
         llvm::toString(std::move(E)) +
         "\n(the profile command runs with your files read-only: it may "
-        "write to the temporary folder; with --project-root it runs in a "
+        "write to the temporary folder; with " +
+        optionRef("ProjectRoot") +
+        " it runs in a "
         "writable copy of that folder)");
   }
 
@@ -236,9 +240,10 @@ llvm::Expected<std::unique_ptr<Executor>> createExecutor(const RunOptions &Opts,
   const SlurmOptions &SO = Opts.Slurm;
   if (Opts.Executor == ExecutorKind::Local) {
     if (!SO.SharedDir.empty() || !SO.ExtraArgs.empty() || SO.Builds)
-      return llvm::createStringError(
-          "--shared-dir, --slurm-args and --slurm-builds need "
-          "--executor=slurm");
+      return llvm::createStringError(optionRef("SharedDir") + ", " +
+                                     optionRef("SlurmArgs") + " and " +
+                                     optionRef("SlurmBuilds") + " need " +
+                                     optionRef("Executor") + "=slurm");
     return createLocalExecutor(Jobs);
   }
   SlurmOptions Slurm = SO;
@@ -291,7 +296,7 @@ llvm::Expected<SandboxMode> chooseSandbox(const RunOptions &Opts,
     return Mode.takeError();
   if (Opts.Sandbox == SandboxMode::Auto)
     llvm::WithColor::note(Err, "clang-maxcode")
-        << "sandbox: " << sandboxModeName(*Mode)
+        << "sandbox: " << optionValueName(*Mode)
         << (*Mode == SandboxMode::Bwrap
                 ? " (bubblewrap: no network, nothing of the machine but the "
                   "toolchain)\n"
@@ -302,7 +307,8 @@ llvm::Expected<SandboxMode> chooseSandbox(const RunOptions &Opts,
     return llvm::createStringError(
         "an LLM's code runs only in a working bubblewrap sandbox, and "
         "bubblewrap does not work here; install it (package 'bubblewrap') or "
-        "say --sandbox=none to run it with limits only");
+        "say " +
+        optionRef("Sandbox") + "=none to run it with limits only");
   return *Mode;
 }
 
@@ -319,14 +325,15 @@ llvm::Error checkProjectTree(const RunOptions &Opts, const EvalConfig &C,
       llvm::StringRef(Tmp).starts_with(C.ProjectRoot + "/"))
     return llvm::createStringError(
         "the project root '" + C.ProjectRoot + "' holds the scratch folder '" +
-        Tmp.str() + "'; give --project-root or --scratch-dir outside it");
+        Tmp.str() + "'; give " + optionRef("ProjectRoot") + " or " +
+        optionRef("ScratchDir") + " outside it");
   auto Stats = measureTree(C.ProjectRoot, Excluded, Opts.MaxTreeBytes);
   if (!Stats)
     return llvm::createStringError(
         "the project root '" + C.ProjectRoot +
         "' is too large to copy for every variant (" +
-        llvm::toString(Stats.takeError()) +
-        "); give a smaller --project-root or a larger --max-tree-size");
+        llvm::toString(Stats.takeError()) + "); give a smaller " +
+        optionRef("ProjectRoot") + " or a larger " + optionRef("MaxTreeSize"));
   llvm::WithColor::note(Err, "clang-maxcode")
       << "project root: " << C.ProjectRoot << " (" << Stats->Files << " files, "
       << formatBytes(Stats->Bytes)
@@ -372,6 +379,7 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
   C.Measure = Opts.Measure;
   C.TimeoutSeconds = Opts.TimeoutSeconds;
   C.Repetitions = Opts.Repetitions;
+  C.Warmups = Opts.Warmups;
   C.Sandbox = Mode;
   C.ScratchRoot = Opts.ScratchRoot;
   if (C.ScratchRoot.empty() && Opts.Executor == ExecutorKind::Slurm)
@@ -399,11 +407,6 @@ llvm::Error driver::openSession(const RunOptions &Opts, Session &S,
   if (Opts.Sources.size() != 1)
     return llvm::createStringError("give exactly one source file: the file "
                                    "holding the target");
-  if (!(Opts.TimeoutSeconds > 0 && Opts.TimeoutSeconds <= 86400))
-    return llvm::createStringError(
-        "--timeout=" + std::to_string(Opts.TimeoutSeconds) +
-        ": give a number of seconds above 0 (at most 86400); a run without a "
-        "limit is never safe");
   // The executor comes first: a cluster that does not answer is an error
   // before anything is parsed, built or written (docs/Slurm.md).
   unsigned Jobs = Opts.Jobs

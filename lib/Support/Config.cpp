@@ -28,105 +28,47 @@ template <> struct MappingTraits<RuleOptionEntry> {
   }
 };
 
-// The keys of `.clang-maxcode`, spelled like those of `.clang-tidy`. Adding
-// one means adding it to docs/Editors.md too.
-template <> struct MappingTraits<SearchOptions> {
-  static void mapping(IO &IO, SearchOptions &O) {
-    IO.mapOptional("Policy", O.Policy);
-    IO.mapOptional("Budget", O.Budget);
-    IO.mapOptional("Measure", O.Measure);
-    IO.mapOptional("Scope", O.Scope);
-    IO.mapOptional("Strategy", O.Strategy);
-    IO.mapOptional("Timeout", O.Timeout);
-    IO.mapOptional("HeldOut", O.HeldOut);
-    IO.mapOptional("Tests", O.Tests);
-    IO.mapOptional("BuildCommand", O.BuildCommand);
-    IO.mapOptional("TestCommand", O.TestCommand);
-    IO.mapOptional("BenchCommand", O.BenchCommand);
-    IO.mapOptional("LLMEndpoint", O.LLMEndpoint);
-    IO.mapOptional("LLMModel", O.LLMModel);
-    IO.mapOptional("LLMApiKeyEnv", O.LLMApiKeyEnv);
-    IO.mapOptional("Sandbox", O.Sandbox);
-    IO.mapOptional("LLMRecord", O.LLMRecord);
-    IO.mapOptional("LLMReplay", O.LLMReplay);
-    IO.mapOptional("Rules", O.Rules);
-    IO.mapOptional("CheckOptions", O.CheckOptions);
+/// The closed sets, read and written by their names in the options model.
+template <typename E> struct OptionEnumTraits {
+  static void output(const E &V, void *, raw_ostream &OS) {
+    OS << optionValueName(V);
+  }
+  static StringRef input(StringRef S, void *, E &V) {
+    auto Parsed = parseOptionValue<E>(S);
+    if (!Parsed) {
+      // The message must outlive this call; the names are few.
+      static thread_local std::string Message;
+      Message = toString(Parsed.takeError());
+      return Message;
+    }
+    V = *Parsed;
+    return StringRef();
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+#define MAXCODE_YAML_ENUM(E)                                                   \
+  template <> struct ScalarTraits<E> : OptionEnumTraits<E> {};
+MAXCODE_YAML_ENUM(PolicyKind)
+MAXCODE_YAML_ENUM(CriticKind)
+MAXCODE_YAML_ENUM(RTGKind)
+MAXCODE_YAML_ENUM(StrategyKind)
+MAXCODE_YAML_ENUM(MeasureMode)
+MAXCODE_YAML_ENUM(SandboxMode)
+MAXCODE_YAML_ENUM(ExecutorKind)
+MAXCODE_YAML_ENUM(ScopeSetting)
+#undef MAXCODE_YAML_ENUM
+
+// The keys of `.clang-maxcode` are the rows of Options.def, spelled like
+// those of `.clang-tidy`.
+template <> struct MappingTraits<MaxcodeOptions> {
+  static void mapping(IO &IO, MaxcodeOptions &O) {
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
+  IO.mapOptional(#KEY, O.KEY);
+#include "maxcode/Support/Options.def"
   }
 };
 } // namespace yaml
 } // namespace llvm
-
-void SearchOptions::overrideWith(const SearchOptions &Other) {
-  auto Take = [](auto &Mine, const auto &Theirs) {
-    if (Theirs)
-      Mine = Theirs;
-  };
-  Take(Policy, Other.Policy);
-  Take(Budget, Other.Budget);
-  Take(Measure, Other.Measure);
-  Take(Scope, Other.Scope);
-  Take(Strategy, Other.Strategy);
-  Take(Timeout, Other.Timeout);
-  Take(HeldOut, Other.HeldOut);
-  Take(Tests, Other.Tests);
-  Take(BuildCommand, Other.BuildCommand);
-  Take(TestCommand, Other.TestCommand);
-  Take(BenchCommand, Other.BenchCommand);
-  Take(LLMEndpoint, Other.LLMEndpoint);
-  Take(LLMModel, Other.LLMModel);
-  Take(LLMApiKeyEnv, Other.LLMApiKeyEnv);
-  Take(Sandbox, Other.Sandbox);
-  Take(LLMRecord, Other.LLMRecord);
-  Take(LLMReplay, Other.LLMReplay);
-  Take(Rules, Other.Rules);
-  Take(CheckOptions, Other.CheckOptions);
-}
-
-std::vector<std::pair<std::string, std::string>>
-SearchOptions::toFlags() const {
-  std::vector<std::pair<std::string, std::string>> Out;
-  auto Add = [&](llvm::StringRef Flag, const std::optional<std::string> &V) {
-    if (V)
-      Out.push_back({Flag.str(), *V});
-  };
-  auto Number = [&](llvm::StringRef Flag, std::optional<double> V) {
-    if (!V)
-      return;
-    char Buf[32];
-    std::snprintf(Buf, sizeof(Buf), "%g", *V);
-    Out.push_back({Flag.str(), Buf});
-  };
-  Add("policy", Policy);
-  if (Budget)
-    Out.push_back({"budget", std::to_string(*Budget)});
-  Add("measure", Measure);
-  Add("scope", Scope);
-  Add("strategy", Strategy);
-  Number("timeout", Timeout);
-  Number("held-out", HeldOut);
-  Add("tests", Tests);
-  Add("build-cmd", BuildCommand);
-  Add("test-cmd", TestCommand);
-  Add("bench-cmd", BenchCommand);
-  Add("llm-endpoint", LLMEndpoint);
-  Add("llm-model", LLMModel);
-  Add("llm-api-key-env", LLMApiKeyEnv);
-  Add("sandbox", Sandbox);
-  Add("llm-record", LLMRecord);
-  Add("llm-replay", LLMReplay);
-  Add("rules", Rules);
-  if (CheckOptions)
-    for (const RuleOptionEntry &E : *CheckOptions)
-      Out.push_back({"rule-option", E.Key + "=" + E.Value});
-  return Out;
-}
-
-std::vector<std::string> SearchOptions::toArguments() const {
-  std::vector<std::string> Args;
-  for (const auto &[Flag, Value] : toFlags())
-    Args.push_back("--" + Flag + "=" + Value);
-  return Args;
-}
 
 std::optional<std::string> maxcode::findConfigFile(llvm::StringRef File) {
   llvm::SmallString<256> Abs(File);
@@ -162,11 +104,11 @@ std::string maxcode::userConfigPath() {
   return std::string(P);
 }
 
-llvm::Expected<SearchOptions>
+llvm::Expected<MaxcodeOptions>
 maxcode::parseConfig(llvm::StringRef Text, llvm::StringRef Dir,
                      llvm::StringRef Origin, ConfigTrust Trust,
                      std::vector<std::string> *Warnings) {
-  SearchOptions O;
+  MaxcodeOptions O;
   if (Text.trim().empty())
     return O;
   YAMLErrors Errors;
@@ -182,19 +124,12 @@ maxcode::parseConfig(llvm::StringRef Text, llvm::StringRef Dir,
   // A repository's file never says where code, data or secrets go: a
   // hostile tree would send the key's variable to its own host.
   if (Trust == ConfigTrust::Repository) {
-    std::pair<const char *, std::optional<std::string> *> Trusted[] = {
-        {"LLMEndpoint", &O.LLMEndpoint},
-        {"LLMApiKeyEnv", &O.LLMApiKeyEnv},
-        {"Sandbox", &O.Sandbox},
-        {"LLMRecord", &O.LLMRecord},
-        {"LLMReplay", &O.LLMReplay}};
-    for (auto &[Key, Value] : Trusted) {
-      if (!*Value)
+    for (const OptionInfo &I : optionTable()) {
+      if (!I.trusted() || !O.clear(I.Key))
         continue;
-      Value->reset();
       if (Warnings)
         Warnings->push_back(
-            Origin.str() + ": ignored '" + Key +
+            Origin.str() + ": ignored '" + I.Key.str() +
             "': a repository's .clang-maxcode cannot set where code, data or "
             "secrets go; set it in " +
             (userConfigPath().empty() ? std::string("your own configuration")
@@ -203,18 +138,11 @@ maxcode::parseConfig(llvm::StringRef Text, llvm::StringRef Dir,
     }
   }
   // Relative folders are the file's.
-  for (std::optional<std::string> *P : {&O.Tests, &O.LLMRecord, &O.LLMReplay}) {
-    if (!*P || (*P)->empty() || llvm::sys::path::is_absolute(**P))
-      continue;
-    llvm::SmallString<256> Abs(Dir);
-    llvm::sys::path::append(Abs, **P);
-    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-    *P = std::string(Abs);
-  }
+  O.resolvePaths(Dir);
   return O;
 }
 
-llvm::Expected<SearchOptions>
+llvm::Expected<MaxcodeOptions>
 maxcode::loadConfigFile(llvm::StringRef Path, ConfigTrust Trust,
                         std::vector<std::string> *Warnings) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
@@ -225,11 +153,11 @@ maxcode::loadConfigFile(llvm::StringRef Path, ConfigTrust Trust,
                      Path, Trust, Warnings);
 }
 
-llvm::Expected<SearchOptions>
+llvm::Expected<MaxcodeOptions>
 maxcode::loadConfiguration(llvm::StringRef Source,
                            std::vector<std::string> &Warnings,
                            std::string *RepositoryFile) {
-  SearchOptions O;
+  MaxcodeOptions O;
   std::string User = userConfigPath();
   if (!User.empty() && llvm::sys::fs::is_regular_file(User)) {
     auto U = loadConfigFile(User, ConfigTrust::User, &Warnings);
@@ -246,4 +174,16 @@ maxcode::loadConfiguration(llvm::StringRef Source,
       *RepositoryFile = *Repo;
   }
   return O;
+}
+
+std::string maxcode::writeConfig(const EffectiveOptions &E) {
+  MaxcodeOptions O;
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
+  O.KEY = E.KEY;
+#include "maxcode/Support/Options.def"
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  llvm::yaml::Output Out(OS);
+  Out << O;
+  return Text;
 }

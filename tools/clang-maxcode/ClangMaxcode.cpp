@@ -19,6 +19,7 @@
 #include "maxcode/Support/Config.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Error.h"
+#include "maxcode/Support/OptionFlags.h"
 #include "maxcode/Support/Process.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Execution.h"
@@ -43,6 +44,26 @@ or made from the compiler flags given after --:
   clang-maxcode --list-targets prog.cpp -- -std=c++17
 )");
 
+// The settings of a search: one flag per row of the options model
+// (include/maxcode/Support/Options.def), whose keys `.clang-maxcode` and the
+// editor share. --executor is clang::tooling::ExecutorName, which
+// libclang-cpp already registers (for its ToolExecutor plugins, which this
+// tool does not use); the model takes it over rather than registering the
+// name twice. What follows them are the actions and outputs of one run.
+static OptionFlags Settings(MaxcodeCategory, {&clang::tooling::ExecutorName});
+static cl::opt<std::string> ConfigText(
+    "config",
+    cl::desc("Settings as .clang-maxcode keys (YAML or JSON), trusted as the "
+             "user's own; given, no configuration file is read (the editor "
+             "passes its merged settings so)"),
+    cl::value_desc("yaml"), cl::cat(MaxcodeCategory));
+static cl::opt<bool> DumpConfig(
+    "dump-config",
+    cl::desc("Print every setting with the value a run of the source would "
+             "take (files, --config and flags merged), as .clang-maxcode "
+             "YAML, and exit"),
+    cl::cat(MaxcodeCategory));
+
 static cl::list<std::string> Sources(cl::Positional, cl::desc("<source>..."),
                                      cl::cat(MaxcodeCategory));
 static cl::opt<std::string>
@@ -63,176 +84,17 @@ static cl::opt<bool> PrintParseCommand(
     cl::desc("Print the command line Clang is given to parse each source "
              "(nvcc's translated, docs/CUDA.md) and exit"),
     cl::cat(MaxcodeCategory));
-static cl::opt<std::string>
-    ProfileCmd("profile-cmd",
-               cl::desc("Rank targets by running this command under callgrind"),
-               cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
 static cl::opt<std::string> TargetNames(
     "target",
     cl::desc("Qualified names of the targets, comma-separated (default: the "
              "hottest)"),
     cl::value_desc("name[,...]"), cl::cat(MaxcodeCategory));
 
-// Evaluation (docs/Evaluation.md).
 static cl::opt<std::string> Evaluate(
     "evaluate",
     cl::desc("Evaluate one variant: a full edited copy of the source file"),
     cl::value_desc("file"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> TestsDir(
-    "tests",
-    cl::desc("Program mode: input.N.txt/output.N.txt or NAME.in/NAME.out "
-             "pairs, fed on stdin"),
-    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
-static cl::opt<double>
-    Tolerance("tolerance",
-              cl::desc("Decimal numbers in outputs may differ by this much, "
-                       "relative (absolute below 1); default 1e-6"),
-              cl::init(DefaultTolerance), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned> MeasureTests(
-    "measure-tests",
-    cl::desc("Program mode: how many of the costliest inputs are timed"),
-    cl::init(4), cl::cat(MaxcodeCategory));
-static cl::opt<std::string>
-    BuildCmd("build-cmd",
-             cl::desc("Project mode: builds the sandbox copy of the tree"),
-             cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string>
-    TestCmd("test-cmd",
-            cl::desc("Project mode: exits 0 when the copy is correct"),
-            cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string>
-    BenchCmd("bench-cmd", cl::desc("Project mode: the command that is timed"),
-             cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> BenchMetric(
-    "bench-metric",
-    cl::desc("Read the cost (lower is better) from the bench's output with "
-             "this regular expression (first group) instead of timing it"),
-    cl::value_desc("regex"), cl::cat(MaxcodeCategory));
-static cl::opt<double> HeldOut(
-    "held-out",
-    cl::desc("Program mode: the share of tests held out of the search, run "
-             "only to verify a winner (at least one of two or more; 0: none)"),
-    cl::init(1.0 / 3), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> HoldoutCmd(
-    "holdout-cmd",
-    cl::desc("Project mode: a second test command that only verifies "
-             "winners, never seen by the search"),
-    cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> HoldoutBenchCmd(
-    "holdout-bench-cmd",
-    cl::desc("Project mode: a bench on inputs the search never sees; a "
-             "winner's speedup is measured with it (default: --bench-cmd)"),
-    cl::value_desc("cmd"), cl::cat(MaxcodeCategory));
-static cl::list<std::string> AllowIsa(
-    "allow-isa", cl::CommaSeparated,
-    cl::desc("Instruction sets a variant may tie the binary to (a GCC target "
-             "pragma): 'native' (this machine's) or names (avx2,fma,...); "
-             "none by default, so that a winner runs on every machine"),
-    cl::value_desc("native|names"), cl::cat(MaxcodeCategory));
-static cl::list<std::string> AllowApi(
-    "allow-api", cl::CommaSeparated,
-    cl::desc("Names (fork, getenv, clock_gettime, ...) or categories "
-             "(process, measurement, clock, socket, asm) a variant may add "
-             "past the static screen"),
-    cl::value_desc("names"), cl::cat(MaxcodeCategory));
-static cl::list<std::string>
-    PassEnv("pass-env", cl::CommaSeparated,
-            cl::desc("Environment variables builds and runs get besides the "
-                     "allow-list (PATH, LANG, ...); never the API key's"),
-            cl::value_desc("VAR,..."), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> MaxTreeSize(
-    "max-tree-size",
-    cl::desc("Project mode: refuse to copy a larger tree (default 2G)"),
-    cl::value_desc("bytes[K|M|G]"), cl::init("2G"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> ProjectRoot(
-    "project-root",
-    cl::desc("Project mode: the tree copied into the sandbox (default: the "
-             "enclosing git repository)"),
-    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
-enum class ScopeOpt { Default, Target, File };
-static cl::opt<ScopeOpt> Scope(
-    "scope", cl::desc("What a variant may edit"), cl::init(ScopeOpt::Default),
-    cl::values(clEnumValN(ScopeOpt::Target, "target",
-                          "the target's definition, new declarations before "
-                          "it, #include lines (default in project mode and "
-                          "for CUDA)"),
-               clEnumValN(ScopeOpt::File, "file",
-                          "the whole file (default in program mode)")),
-    cl::cat(MaxcodeCategory));
-static cl::opt<MeasureMode> Measure(
-    "measure", cl::desc("What a speedup is measured in"),
-    cl::init(MeasureMode::Time),
-    cl::values(clEnumValN(MeasureMode::Time, "time",
-                          "wall time, baseline and variant interleaved"),
-               clEnumValN(MeasureMode::Instructions, "instructions",
-                          "instructions counted by callgrind (deterministic)"),
-               clEnumValN(MeasureMode::CudaKernel, "cuda-kernel",
-                          "GPU time of all kernels, from CUPTI")),
-    cl::cat(MaxcodeCategory));
-static cl::opt<SandboxMode>
-    Sandbox("sandbox", cl::desc("How builds and runs are isolated"),
-            cl::init(SandboxMode::Auto),
-            cl::values(clEnumValN(SandboxMode::Auto, "auto",
-                                  "bubblewrap when it works, else limits only"),
-                       clEnumValN(SandboxMode::Bwrap, "bwrap",
-                                  "bubblewrap: no network, read-only system"),
-                       clEnumValN(SandboxMode::None, "none",
-                                  "process group and limits only")),
-            cl::cat(MaxcodeCategory));
-static cl::opt<double> Timeout("timeout",
-                               cl::desc("Wall-clock limit of one run, in "
-                                        "seconds (default 10)"),
-                               cl::init(10), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned>
-    Jobs("j",
-         cl::desc("Builds in parallel, or with --executor=slurm jobs in "
-                  "flight (default: cores)"),
-         cl::init(0), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned>
-    Repetitions("repetitions",
-                cl::desc("Timed baseline/variant pairs per comparison"),
-                cl::init(5), cl::cat(MaxcodeCategory));
-static cl::opt<std::string>
-    StorePath("store",
-              cl::desc("The rollout store (SQLite), also the evaluation "
-                       "cache"),
-              cl::value_desc("file.sqlite"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> ScratchRoot(
-    "scratch-dir",
-    cl::desc("Where scratch folders go (default: the system's temporary "
-             "folder)"),
-    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
 
-// Where builds and runs happen (docs/Slurm.md). --executor itself is
-// clang::tooling::ExecutorName, which libclang-cpp already registers (for
-// its ToolExecutor plugins, which this tool does not use); main() takes it
-// over rather than registering the name twice.
-static cl::opt<std::string> SlurmArgs(
-    "slurm-args",
-    cl::desc("Added to every srun: partition, account, --gres, --time, ..."),
-    cl::value_desc("args"), cl::cat(MaxcodeCategory));
-static cl::opt<bool> SlurmBuilds(
-    "slurm-builds",
-    cl::desc("Build variants in Slurm jobs too (default: on this machine)"),
-    cl::cat(MaxcodeCategory));
-static cl::opt<std::string> SharedDir(
-    "shared-dir",
-    cl::desc("With --executor=slurm: a folder every node sees at the same "
-             "path, for job files and scratch folders"),
-    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
-
-// The rules policy (docs/Rules.md).
-static cl::opt<std::string> RuleGlobs(
-    "rules",
-    cl::desc("Rules the rules policy may use: comma-separated globs, '-' "
-             "turns off, later wins (default: all)"),
-    cl::value_desc("globs"), cl::cat(MaxcodeCategory));
-static cl::list<std::string> RuleOptionArgs(
-    "rule-option",
-    cl::desc("A rule's option, as clang-tidy's CheckOptions: "
-             "<rule-id>.<Key>=<value> (docs/rules/<id>.md); repeatable, "
-             "given, replaces the CheckOptions of .clang-maxcode"),
-    cl::value_desc("id.Key=value"), cl::cat(MaxcodeCategory));
 static cl::opt<bool> ListRules("list-rules",
                                cl::desc("List the rewrite rules and exit"),
                                cl::cat(MaxcodeCategory));
@@ -261,60 +123,6 @@ static cl::opt<std::string>
                   cl::desc("With --critique: the rules that made the variant"),
                   cl::value_desc("id,..."), cl::cat(MaxcodeCategory));
 
-// The search (docs/Search.md).
-static cl::opt<std::string>
-    PolicyName("policy",
-               cl::desc("Who proposes variants: rules (built in) or llm"),
-               cl::init("rules"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string>
-    CriticName("critic",
-               cl::desc("Who explains evaluations: rules, llm or none"),
-               cl::init("rules"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> RTGName(
-    "rtg",
-    cl::desc("Reward-to-go model reranking proposals: none, learned or llm"),
-    cl::init("none"), cl::cat(MaxcodeCategory));
-static cl::opt<StrategyKind> Strategy(
-    "strategy", cl::desc("Which nodes the search expands"),
-    cl::init(StrategyKind::Tree),
-    cl::values(clEnumValN(StrategyKind::BestOfN, "best-of-n",
-                          "N proposals from the original, depth 1"),
-               clEnumValN(StrategyKind::Refine, "refine",
-                          "one proposal at a time from the incumbent"),
-               clEnumValN(StrategyKind::Beam, "beam",
-                          "the best --beam-width nodes of each depth"),
-               clEnumValN(StrategyKind::Tree, "tree",
-                          "an upper-confidence score on the max-value")),
-    cl::cat(MaxcodeCategory));
-static cl::opt<unsigned> Budget("budget",
-                                cl::desc("Evaluations the search may spend"),
-                                cl::init(32), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned> MinimiseBudget(
-    "minimise-budget",
-    cl::desc("Evaluations spent dropping the verified winner's edits its "
-             "speedup does not need (0: report the winner as found)"),
-    cl::init(16), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned> Width("width",
-                               cl::desc("Proposals asked for per expansion"),
-                               cl::init(4), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned> Depth("depth", cl::desc("Deepest refinement chain"),
-                               cl::init(8), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned> BeamWidth("beam-width",
-                                   cl::desc("Nodes kept per depth (beam)"),
-                                   cl::init(2), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned>
-    TopM("top-m",
-         cl::desc("Proposals evaluated per expansion after reranking (0: "
-                  "all)"),
-         cl::init(0), cl::cat(MaxcodeCategory));
-static cl::opt<double>
-    Gamma("gamma", cl::desc("Discount of later rewards (1: the best wins)"),
-          cl::init(1.0), cl::cat(MaxcodeCategory));
-static cl::opt<uint64_t> Seed("seed", cl::desc("Seed of every random choice"),
-                              cl::init(0), cl::cat(MaxcodeCategory));
-static cl::opt<double> MaxTime("max-time",
-                               cl::desc("Wall-clock budget of the search (s)"),
-                               cl::init(0), cl::cat(MaxcodeCategory));
 static cl::opt<bool> Resume("resume",
                             cl::desc("Continue the unfinished run of the same "
                                      "search in the store"),
@@ -334,11 +142,6 @@ static cl::opt<std::string> ProgressFile(
     cl::value_desc("file"), cl::cat(MaxcodeCategory));
 
 // The end of a run (docs/Output.md).
-static cl::opt<double> MinSpeedup(
-    "min-speedup",
-    cl::desc("A verified speedup below this is reported but never applied "
-             "or exported (default 1.02)"),
-    cl::init(DefaultMinSpeedup), cl::cat(MaxcodeCategory));
 static cl::opt<bool>
     Apply("apply",
           cl::desc("Rewrite the source in place with the verified winner "
@@ -356,51 +159,6 @@ static cl::opt<std::string>
                     "self-contained HTML page when the name ends in .html"),
            cl::value_desc("file.json|file.html"), cl::cat(MaxcodeCategory));
 
-// The LLM backend (docs/LLM.md).
-static cl::opt<std::string> LLMEndpoint(
-    "llm-endpoint",
-    cl::desc("OpenAI-compatible API for --policy/--critic/--rtg=llm, e.g. "
-             "http://127.0.0.1:8000/v1"),
-    cl::value_desc("url"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> LLMModel("llm-model",
-                                     cl::desc("Model name sent to the API"),
-                                     cl::value_desc("name"),
-                                     cl::cat(MaxcodeCategory));
-static cl::opt<std::string> LLMApiKeyEnv(
-    "llm-api-key-env",
-    cl::desc("Environment variable holding the API key (never printed)"),
-    cl::value_desc("VAR"), cl::init("OPENAI_API_KEY"),
-    cl::cat(MaxcodeCategory));
-static cl::opt<std::string>
-    LLMRecord("llm-record", cl::desc("Save every LLM exchange in this folder"),
-              cl::value_desc("dir"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string> LLMReplay(
-    "llm-replay",
-    cl::desc("Answer LLM calls from a folder written by --llm-record, with "
-             "no network"),
-    cl::value_desc("dir"), cl::cat(MaxcodeCategory));
-static cl::opt<std::string>
-    PromptsDir("prompts-dir",
-               cl::desc("Read the prompt templates from this folder"),
-               cl::value_desc("dir"), cl::cat(MaxcodeCategory));
-static cl::opt<double>
-    LLMTimeout("llm-timeout",
-               cl::desc("Seconds one LLM request may take, reply included"),
-               cl::init(300), cl::cat(MaxcodeCategory));
-static cl::opt<unsigned>
-    LLMRetries("llm-retries",
-               cl::desc("Retries of an LLM request after a transient failure"),
-               cl::init(4), cl::cat(MaxcodeCategory));
-static cl::opt<double> LLMRetryDelay(
-    "llm-retry-delay",
-    cl::desc("First backoff before an LLM retry (s), doubled each time"),
-    cl::init(1), cl::cat(MaxcodeCategory));
-static cl::opt<uint64_t> MaxTokens(
-    "max-tokens",
-    cl::desc("LLM tokens (prompt + completion) the search may spend (0: no "
-             "limit)"),
-    cl::init(0), cl::cat(MaxcodeCategory));
-
 #ifndef MAXCODE_LLVM_HAS_DEBUG_OPTIONS
 // LLVM's -debug and -debug-only, which an LLVM without assertions leaves
 // out: why a rule or a proposer dropped something (docs/Rules.md).
@@ -413,6 +171,24 @@ static cl::list<std::string> DebugOnly(
     cl::value_desc("type,..."), cl::Hidden, cl::cat(MaxcodeCategory));
 #endif
 
+static cl::opt<std::string> OptionNames(
+    "option-names",
+    cl::desc("How messages name settings: flags (--held-out) or settings "
+             "(heldOut, as an editor's initializationOptions do)"),
+    cl::init("flags"), cl::Hidden, cl::cat(MaxcodeCategory));
+
+/// How this run's messages name a setting.
+static OptionSpellingStream::Speller speller() {
+  return OptionNames == "settings" ? settingSpelling : flagSpelling;
+}
+
+/// The stream the libraries' warnings and progress go to: stderr, with the
+/// settings they mention named as this run names them.
+static raw_ostream &diag() {
+  static OptionSpellingStream Diag(errs(), speller());
+  return Diag;
+}
+
 static int userError(const Twine &Message) {
   return reportError(createStringError(Message), "clang-maxcode", errs());
 }
@@ -420,155 +196,49 @@ static int userError(const Twine &Message) {
 /// The exit code of a mode that failed: 1 for the user's error, 2 for the
 /// tool's (DESIGN section 11), having said it.
 static int fail(Error E) {
-  return reportError(std::move(E), "clang-maxcode", errs());
+  return reportError(spellOptionErrors(std::move(E), speller()),
+                     "clang-maxcode", errs());
 }
 
-/// "2G", "500M", "4096": bytes.
-static std::optional<uint64_t> parseSize(StringRef S) {
-  S = S.trim();
-  uint64_t Scale = 1;
-  if (S.consume_back_insensitive("k") || S.consume_back_insensitive("kib"))
-    Scale = 1ull << 10;
-  else if (S.consume_back_insensitive("m") || S.consume_back_insensitive("mib"))
-    Scale = 1ull << 20;
-  else if (S.consume_back_insensitive("g") || S.consume_back_insensitive("gib"))
-    Scale = 1ull << 30;
-  uint64_t N;
-  if (S.getAsInteger(10, N))
-    return std::nullopt;
-  return N * Scale;
-}
-
-/// Options the command line leaves unset come from the configuration files
-/// (DESIGN section 10): the user's, then the repository's.
-static Error applyConfiguration(StringRef FirstSource) {
+/// The settings of this run: the configuration files (or --config), then
+/// the command line over them (Options.h has the whole order).
+static Expected<EffectiveOptions> mergeSettings() {
+  auto FromFlags = Settings.collect();
+  if (!FromFlags)
+    return FromFlags.takeError();
   std::vector<std::string> Warnings;
-  auto Config = loadConfiguration(FirstSource, Warnings);
-  if (!Config)
-    return Config.takeError();
+  Expected<MaxcodeOptions> Merged = MaxcodeOptions();
+  if (ConfigText.getNumOccurrences()) {
+    SmallString<256> Cwd;
+    sys::fs::current_path(Cwd);
+    Merged = parseConfig(ConfigText, Cwd, "--config", ConfigTrust::User);
+  } else if (!Sources.empty()) {
+    Merged = loadConfiguration(Sources.front(), Warnings);
+  }
+  if (!Merged)
+    return Merged.takeError();
   for (const std::string &W : Warnings)
     WithColor::warning(errs(), "clang-maxcode") << W << "\n";
-  auto &Registered = cl::getRegisteredOptions();
-  for (const auto &[Flag, Value] : Config->toFlags()) {
-    auto It = Registered.find(Flag);
-    if (It == Registered.end() || It->second->getNumOccurrences())
-      continue;
-    if (It->second->addOccurrence(0, Flag, Value))
-      return createStringError("the configuration's value '" + Value +
-                               "' for --" + Flag + " is not valid");
-  }
-  return Error::success();
+  Merged->overrideWith(*FromFlags);
+  return resolveOptions(*Merged);
 }
 
-/// Where builds and runs go, and how they are checked and measured.
-static Error fillEvaluationOptions(RunOptions &Opts) {
-  Opts.TestsDir = TestsDir;
-  Opts.Tolerance = Tolerance;
-  Opts.MeasureTests = MeasureTests;
-  Opts.BuildCmd = BuildCmd;
-  Opts.TestCmd = TestCmd;
-  Opts.BenchCmd = BenchCmd;
-  Opts.BenchMetric = BenchMetric;
-  Opts.ProjectRoot = ProjectRoot;
-  Opts.HeldOutFraction = HeldOut;
-  Opts.HoldoutCmd = HoldoutCmd;
-  Opts.HoldoutBenchCmd = HoldoutBenchCmd;
-  Opts.AllowApis.assign(AllowApi.begin(), AllowApi.end());
-  Opts.AllowIsa.assign(AllowIsa.begin(), AllowIsa.end());
-  Opts.PassEnv.assign(PassEnv.begin(), PassEnv.end());
-  if (llvm::is_contained(Opts.PassEnv, std::string(LLMApiKeyEnv)))
-    return createStringError("--pass-env may not name " + LLMApiKeyEnv +
-                             ", the API key's variable");
-  if (std::optional<uint64_t> Max = parseSize(MaxTreeSize))
-    Opts.MaxTreeBytes = *Max;
-  else
-    return createStringError("--max-tree-size='" + MaxTreeSize +
-                             "': give a size such as 500M or 2G");
-  if (!(HeldOut >= 0 && HeldOut < 1))
-    return createStringError("--held-out must be at least 0 and below 1");
-  if (!(MinSpeedup >= 1))
-    return createStringError("--min-speedup must be at least 1");
-  if (Scope != ScopeOpt::Default)
-    Opts.Scope = Scope == ScopeOpt::File ? EditScope::File : EditScope::Target;
-  Opts.Measure = Measure;
-  Opts.Sandbox = Sandbox;
-  Opts.TimeoutSeconds = Timeout;
-  Opts.Jobs = Jobs;
-  Opts.Repetitions = Repetitions;
-  Opts.ScratchRoot = ScratchRoot;
-  const cl::opt<std::string> &ExecutorOpt = clang::tooling::ExecutorName;
-  if (ExecutorOpt == "slurm")
-    Opts.Executor = ExecutorKind::Slurm;
-  else if (ExecutorOpt != "local")
-    return createStringError("unknown --executor='" + ExecutorOpt +
-                             "'; use local or slurm");
-  Opts.Slurm.ExtraArgs = splitCommandLine(SlurmArgs);
-  Opts.Slurm.Builds = SlurmBuilds;
-  Opts.Slurm.SharedDir = SharedDir;
-  return Error::success();
-}
-
-/// The search, the LLM behind it, and what its end writes.
-static Error fillSearchOptions(RunOptions &Opts) {
-  // The roles' names are checked here, once, for the command line and the
-  // configuration files alike; the libraries see only the kinds.
-  auto Role = [](StringRef Flag, StringRef Value, auto Parse,
-                 auto &Into) -> Error {
-    auto K = Parse(Value);
-    if (!K)
-      return createStringError("--" + Flag + "=" + toString(K.takeError()));
-    Into = *K;
-    return Error::success();
-  };
-  if (Error E = Role("policy", PolicyName, parsePolicyKind, Opts.Policy))
-    return E;
-  if (Error E = Role("critic", CriticName, parseCriticKind, Opts.Critic))
-    return E;
-  if (Error E = Role("rtg", RTGName, parseRTGKind, Opts.RTG))
-    return E;
-  Opts.Rules = RuleGlobs;
-  Opts.Search.Strategy = Strategy;
-  Opts.Search.Budget = Budget;
-  Opts.Search.MinimiseBudget = MinimiseBudget;
-  Opts.Search.Width = Width;
-  Opts.Search.Depth = Depth;
-  Opts.Search.BeamWidth = BeamWidth;
-  Opts.Search.TopM = TopM;
-  Opts.Search.Gamma = Gamma;
-  Opts.Search.Seed = Seed;
-  Opts.Search.WallSeconds = MaxTime;
-  Opts.Resume = Resume;
-  Opts.ProgressFile = ProgressFile;
-  Opts.Search.TokenBudget = MaxTokens;
-  Opts.LLM.Endpoint = LLMEndpoint;
-  Opts.LLM.Model = LLMModel;
-  Opts.LLM.ApiKeyEnv = LLMApiKeyEnv;
-  Opts.LLM.RecordDir = LLMRecord;
-  Opts.LLM.ReplayDir = LLMReplay;
-  Opts.LLM.TimeoutSeconds = LLMTimeout;
-  Opts.LLM.MaxRetries = LLMRetries;
-  Opts.LLM.RetryBaseDelaySeconds = LLMRetryDelay;
-  Opts.PromptsDir = PromptsDir;
-  Opts.Apply = Apply;
-  Opts.MinSpeedup = MinSpeedup;
-  Opts.ExportFixes = ExportFixes;
-  Opts.ReportPath = Report;
-  return Error::success();
-}
-
-/// RunOptions from the parsed flags, for the modes that take sources.
+/// RunOptions from the settings and the parsed flags, for the modes that
+/// take sources.
 static Expected<RunOptions> runOptionsFromFlags(
-    const char *Argv0,
+    const char *Argv0, const EffectiveOptions &Effective,
     std::unique_ptr<clang::tooling::CompilationDatabase> Fixed) {
   RunOptions Opts;
-  Opts.StorePath = StorePath;
+  if (Error E = applyOptions(Effective, Opts))
+    return E;
+  // The rules' options are checked against the rules, which only the tool
+  // and the rules policy know.
+  for (const RuleOptionEntry &E : Effective.CheckOptions)
+    if (Error Err = parseRuleOptionAssignment(E.Key + "=" + E.Value,
+                                              Opts.RuleCheckOptions))
+      return Err;
   Opts.BuildPath = BuildPath;
   Opts.Sources = Sources;
-  // --rule-option, or the CheckOptions of the configuration files when the
-  // command line gives none (applyConfiguration).
-  for (const std::string &A : RuleOptionArgs)
-    if (Error Err = parseRuleOptionAssignment(A, Opts.RuleCheckOptions))
-      return Err;
   Opts.FlagsAfterDashDash = std::move(Fixed);
   Opts.JSON = Format == OutputFormat::JSON;
   void *Anchor = reinterpret_cast<void *>(&userError);
@@ -576,16 +246,16 @@ static Expected<RunOptions> runOptionsFromFlags(
   Opts.ToolDir = std::string(
       sys::path::parent_path(sys::fs::getMainExecutable(Argv0, Anchor)));
   Opts.TargetNames = TargetNames;
-  Opts.ProfileCmd = ProfileCmd;
-  if (Error E = fillEvaluationOptions(Opts))
-    return E;
-  if (Error E = fillSearchOptions(Opts))
-    return E;
+  Opts.Resume = Resume;
+  Opts.ProgressFile = ProgressFile;
+  Opts.Apply = Apply;
+  Opts.ExportFixes = ExportFixes;
+  Opts.ReportPath = Report;
   return Opts;
 }
 
 static int listTargetsMode(const RunOptions &Opts) {
-  auto L = listTargets(Opts, errs());
+  auto L = listTargets(Opts, diag());
   if (!L)
     return fail(L.takeError());
   if (Opts.JSON)
@@ -596,7 +266,7 @@ static int listTargetsMode(const RunOptions &Opts) {
 }
 
 static int printParseCommandMode(const RunOptions &Opts) {
-  auto Commands = parseCommands(Opts, errs());
+  auto Commands = parseCommands(Opts, diag());
   if (!Commands)
     return fail(Commands.takeError());
   if (Opts.JSON)
@@ -613,12 +283,12 @@ static int listVariantsMode(const RunOptions &Opts) {
   LV.FlagsAfterDashDash = Opts.FlagsAfterDashDash;
   LV.Parse = Opts.Parse;
   LV.TargetNames = Opts.TargetNames;
-  LV.Rules = RuleGlobs;
+  LV.Rules = Opts.Rules;
   LV.CheckOptions = Opts.RuleCheckOptions;
   LV.Scope = Opts.Scope;
   LV.ProjectMode = !Opts.BuildCmd.empty();
   LV.AllowIsa = Opts.AllowIsa;
-  auto L = listVariants(LV, errs());
+  auto L = listVariants(LV, diag());
   if (!L)
     return fail(L.takeError());
   if (!WriteVariants.empty())
@@ -644,7 +314,7 @@ static int critiqueMode() {
 }
 
 static int evaluateMode(const RunOptions &Opts) {
-  auto O = evaluateEditedCopy(Opts, Evaluate, errs());
+  auto O = evaluateEditedCopy(Opts, Evaluate, diag());
   if (!O)
     return fail(O.takeError());
   if (Opts.JSON)
@@ -657,7 +327,7 @@ static int evaluateMode(const RunOptions &Opts) {
 }
 
 static int searchMode(const RunOptions &Opts) {
-  auto O = runSearch(Opts, errs());
+  auto O = runSearch(Opts, diag());
   if (!O)
     return fail(O.takeError());
   if (O->InterruptSignal) {
@@ -705,13 +375,6 @@ int main(int argc, const char **argv) {
   std::unique_ptr<clang::tooling::CompilationDatabase> Fixed =
       clang::tooling::FixedCompilationDatabase::loadFromCommandLine(argc, argv,
                                                                     FixedError);
-  cl::opt<std::string> &ExecutorOpt = clang::tooling::ExecutorName;
-  ExecutorOpt.setDescription("Where builds and runs happen: local (this "
-                             "machine) or slurm (jobs through srun; needs "
-                             "--shared-dir)");
-  ExecutorOpt.setValueStr("local|slurm");
-  ExecutorOpt.setInitialValue("local");
-  ExecutorOpt.addCategory(MaxcodeCategory);
   cl::HideUnrelatedOptions(MaxcodeCategory);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
@@ -723,13 +386,17 @@ int main(int argc, const char **argv) {
 #ifndef MAXCODE_LLVM_HAS_DEBUG_OPTIONS
   enableDebugOutput(DebugAll, DebugOnly);
 #endif
-  if (!Sources.empty())
-    if (Error E = applyConfiguration(Sources.front()))
-      return fail(std::move(E));
+  auto Effective = mergeSettings();
+  if (!Effective)
+    return fail(Effective.takeError());
+  if (DumpConfig) {
+    outs() << writeConfig(*Effective);
+    return 0;
+  }
   // The key lives in this process only (DESIGN section 7).
-  (void)takeApiKey(LLMApiKeyEnv);
+  (void)takeApiKey(Effective->LLMApiKeyEnv);
   if (ListRules) {
-    auto Selection = RuleSelection::parse(RuleGlobs);
+    auto Selection = RuleSelection::parse(Effective->Rules);
     if (!Selection)
       return fail(Selection.takeError());
     printRuleList(*Selection, outs());
@@ -737,7 +404,7 @@ int main(int argc, const char **argv) {
   }
   if (!CritiqueJSON.empty())
     return critiqueMode();
-  auto Opts = runOptionsFromFlags(argv[0], std::move(Fixed));
+  auto Opts = runOptionsFromFlags(argv[0], *Effective, std::move(Fixed));
   if (!Opts)
     return fail(Opts.takeError());
   if (TrainRTG || !ExportRTGDataset.empty())

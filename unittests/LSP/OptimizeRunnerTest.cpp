@@ -18,23 +18,29 @@ TEST(OptimizeCommandTest, NamesTheDatabaseAndTheOptions) {
   R.File = "/p/src/a.cpp";
   R.Target = "ns::f";
   R.BuildPath = "/p/build";
-  R.Options.Policy = "rules";
+  R.Options.Policy = maxcode::PolicyKind::Rules;
   R.Options.Tests = "/p/tests";
-  EXPECT_EQ(buildOptimizeCommand("/bin/clang-maxcode", R, "/tmp/p.jsonl"),
-            (std::vector<std::string>{
-                "/bin/clang-maxcode", "/p/src/a.cpp", "--target=ns::f", "-p",
-                "/p/build", "--policy=rules", "--tests=/p/tests",
-                "--format=json", "--progress-file=/tmp/p.jsonl"}));
+  R.Options.TestCommand = "make \"check\" 'all'";
+  // The settings travel as the options model writes them, not as re-spelled
+  // flags: one --config holding `.clang-maxcode` keys.
+  EXPECT_EQ(
+      buildOptimizeCommand("/bin/clang-maxcode", R, "/tmp/p.jsonl"),
+      (std::vector<std::string>{
+          "/bin/clang-maxcode", "/p/src/a.cpp", "--target=ns::f", "-p",
+          "/p/build",
+          R"(--config={"Policy":"rules","TestCommand":"make \"check\" 'all'","Tests":"/p/tests"})",
+          "--option-names=settings", "--format=json",
+          "--progress-file=/tmp/p.jsonl"}));
 }
 
 TEST(OptimizeCommandTest, WithoutADatabaseUsesTheDefaultCommand) {
   OptimizeRequest R;
   R.File = "/p/a.cpp";
   R.Target = "f";
-  EXPECT_EQ(
-      buildOptimizeCommand("cm", R, "p"),
-      (std::vector<std::string>{"cm", "/p/a.cpp", "--target=f", "--format=json",
-                                "--progress-file=p", "--"}));
+  EXPECT_EQ(buildOptimizeCommand("cm", R, "p"),
+            (std::vector<std::string>{
+                "cm", "/p/a.cpp", "--target=f", "--option-names=settings",
+                "--format=json", "--progress-file=p", "--"}));
 }
 
 TEST(OptimizeOutputTest, ReadsAnImprovement) {

@@ -223,9 +223,9 @@ TEST(EngineTest, BudgetIsRespectedExactly) {
       C.Width = 4;
       LandscapeBackend B(L);
       SearchResult R = search(L, C, 50, nullptr, &B);
-      EXPECT_EQ(R.Evaluations, Budget) << strategyName(S).str();
-      EXPECT_EQ(B.Calls, Budget) << strategyName(S).str();
-      EXPECT_EQ(R.Nodes.size(), Budget + 1) << strategyName(S).str();
+      EXPECT_EQ(R.Evaluations, Budget) << optionValueName(S).str();
+      EXPECT_EQ(B.Calls, Budget) << optionValueName(S).str();
+      EXPECT_EQ(R.Nodes.size(), Budget + 1) << optionValueName(S).str();
     }
   }
 }
@@ -250,10 +250,11 @@ TEST(EngineTest, KilledAndResumedRunEndsTheSameAndRepeatsNothing) {
       Store.Cache = Killed.Cache;
       SearchResult Resumed = search(L, C, 4, nullptr, &Store);
       // Nothing stored is evaluated again; everything else exactly once.
-      EXPECT_EQ(Resumed.FromCache, KillAt) << strategyName(S).str();
+      EXPECT_EQ(Resumed.FromCache, KillAt) << optionValueName(S).str();
       EXPECT_EQ(Store.Fresh + KillAt, Whole.Fresh)
-          << strategyName(S).str() << " " << KillAt;
-      ASSERT_EQ(Resumed.Winner, Uninterrupted.Winner) << strategyName(S).str();
+          << optionValueName(S).str() << " " << KillAt;
+      ASSERT_EQ(Resumed.Winner, Uninterrupted.Winner)
+          << optionValueName(S).str();
       EXPECT_EQ(Resumed.Nodes[Resumed.Winner].V.Text,
                 Uninterrupted.Nodes[Uninterrupted.Winner].V.Text);
     }

@@ -14,22 +14,25 @@ namespace {
 
 TEST(RoleKindsTest, NamesRoundTrip) {
   for (PolicyKind K : {PolicyKind::Rules, PolicyKind::LLM})
-    EXPECT_EQ(llvm::cantFail(parsePolicyKind(roleName(K))), K);
+    EXPECT_EQ(llvm::cantFail(parseOptionValue<PolicyKind>(optionValueName(K))),
+              K);
   for (CriticKind K : {CriticKind::Rules, CriticKind::LLM, CriticKind::None})
-    EXPECT_EQ(llvm::cantFail(parseCriticKind(roleName(K))), K);
+    EXPECT_EQ(llvm::cantFail(parseOptionValue<CriticKind>(optionValueName(K))),
+              K);
   for (RTGKind K : {RTGKind::None, RTGKind::Learned, RTGKind::LLM})
-    EXPECT_EQ(llvm::cantFail(parseRTGKind(roleName(K))), K);
+    EXPECT_EQ(llvm::cantFail(parseOptionValue<RTGKind>(optionValueName(K))), K);
   // The names the command line, .clang-maxcode and the JSON output use.
-  EXPECT_EQ(roleName(PolicyKind::LLM), "llm");
-  EXPECT_EQ(roleName(CriticKind::None), "none");
-  EXPECT_EQ(roleName(RTGKind::Learned), "learned");
+  EXPECT_EQ(optionValueName(PolicyKind::LLM), "llm");
+  EXPECT_EQ(optionValueName(CriticKind::None), "none");
+  EXPECT_EQ(optionValueName(RTGKind::Learned), "learned");
 }
 
 TEST(RoleKindsTest, UnknownNamesSayWhatThereIs) {
-  auto P = parsePolicyKind("gpt");
+  auto P = parseOptionValue<PolicyKind>("gpt");
   ASSERT_FALSE(bool(P));
   EXPECT_EQ(llvm::toString(P.takeError()), "gpt is not one of rules, llm");
-  auto C = parseCriticKind("LLM"); // Names are exact, as cl::opt's are.
+  auto C =
+      parseOptionValue<CriticKind>("LLM"); // Names are exact, as cl::opt's are.
   ASSERT_FALSE(bool(C));
   EXPECT_EQ(llvm::toString(C.takeError()),
             "LLM is not one of rules, llm, none");

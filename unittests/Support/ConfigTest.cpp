@@ -15,6 +15,14 @@ using namespace maxcode;
 
 namespace {
 
+/// The options set, as `.clang-maxcode` keys in JSON (keys sorted).
+std::string keysOf(const MaxcodeOptions &O) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << llvm::json::Value(O.toJSON());
+  return S;
+}
+
 TEST(ConfigTest, ReadsEveryKey) {
   auto O = parseConfig(R"(
 Policy: llm
@@ -34,14 +42,14 @@ LLMApiKeyEnv: MY_KEY
                        "/proj", "/home/u/.config/clang-maxcode/config.yaml",
                        ConfigTrust::User);
   ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
-  EXPECT_EQ(O->toArguments(),
-            (std::vector<std::string>{
-                "--policy=llm", "--budget=12", "--measure=instructions",
-                "--scope=file", "--strategy=beam", "--timeout=2.5",
-                "--tests=/proj/tests", "--build-cmd=make -j4",
-                "--test-cmd=make test", "--bench-cmd=./bench --quick",
-                "--llm-endpoint=http://127.0.0.1:8000/v1",
-                "--llm-model=qwen2.5-coder", "--llm-api-key-env=MY_KEY"}));
+  EXPECT_EQ(
+      keysOf(*O),
+      R"({"BenchCommand":"./bench --quick","Budget":12,)"
+      R"("BuildCommand":"make -j4","LLMApiKeyEnv":"MY_KEY",)"
+      R"("LLMEndpoint":"http://127.0.0.1:8000/v1",)"
+      R"("LLMModel":"qwen2.5-coder","Measure":"instructions",)"
+      R"("Policy":"llm","Scope":"file","Strategy":"beam",)"
+      R"("TestCommand":"make test","Tests":"/proj/tests","Timeout":2.5})");
 }
 
 // DESIGN section 10: a repository's file may say how a search goes, never
@@ -59,7 +67,7 @@ LLMReplay: replay
                        "/proj", "/proj/.clang-maxcode", ConfigTrust::Repository,
                        &Warnings);
   ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
-  EXPECT_EQ(O->toArguments(), std::vector<std::string>{"--budget=4"});
+  EXPECT_EQ(keysOf(*O), R"({"Budget":4})");
   ASSERT_EQ(Warnings.size(), 5u);
   for (const char *Key :
        {"LLMEndpoint", "LLMApiKeyEnv", "Sandbox", "LLMRecord", "LLMReplay"})
@@ -80,11 +88,11 @@ CheckOptions:
 )",
                        "/p", "/p/.clang-maxcode");
   ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
-  EXPECT_EQ(O->toArguments(),
-            (std::vector<std::string>{
-                "--rules=*,-gcc-pragmas",
-                "--rule-option=string-to-char-buffer.BufferSize=200001",
-                "--rule-option=pow-to-multiply.MaxExponent=3"}));
+  ASSERT_TRUE(O->CheckOptions.has_value());
+  EXPECT_EQ(*O->CheckOptions,
+            (RuleOptionList{{"string-to-char-buffer.BufferSize", "200001"},
+                            {"pow-to-multiply.MaxExponent", "3"}}));
+  EXPECT_EQ(O->Rules, "*,-gcc-pragmas");
   auto NoValue =
       parseConfig("CheckOptions:\n  - key: a.B\n", "/p", "/p/.clang-maxcode");
   EXPECT_FALSE(bool(NoValue));
@@ -94,12 +102,12 @@ CheckOptions:
 TEST(ConfigTest, EmptyAndUnknownKeysAreFine) {
   auto Empty = parseConfig("", "/p", "/p/.clang-maxcode");
   ASSERT_TRUE(bool(Empty));
-  EXPECT_TRUE(Empty->toArguments().empty());
+  EXPECT_TRUE(Empty->keysSet().empty());
   // The file is shared with other tools.
   auto Other =
       parseConfig("Checks: '*'\nBudget: 3\n", "/p", "/p/.clang-maxcode");
   ASSERT_TRUE(bool(Other)) << llvm::toString(Other.takeError());
-  EXPECT_EQ(Other->toArguments(), std::vector<std::string>{"--budget=3"});
+  EXPECT_EQ(keysOf(*Other), R"({"Budget":3})");
 }
 
 TEST(ConfigTest, WrongTypesAreErrorsWithAPlace) {
@@ -115,16 +123,16 @@ TEST(ConfigTest, WrongTypesAreErrorsWithAPlace) {
 }
 
 TEST(ConfigTest, LaterOptionsOverrideEarlierOnesKeyByKey) {
-  SearchOptions File, Editor;
-  File.Policy = "rules";
+  MaxcodeOptions File, Editor;
+  File.Policy = PolicyKind::Rules;
   File.Budget = 10;
   File.Tests = "/p/tests";
   Editor.Budget = 4;
   Editor.LLMModel = "m";
   File.overrideWith(Editor);
-  EXPECT_EQ(File.toArguments(),
-            (std::vector<std::string>{"--policy=rules", "--budget=4",
-                                      "--tests=/p/tests", "--llm-model=m"}));
+  EXPECT_EQ(
+      keysOf(File),
+      R"({"Budget":4,"LLMModel":"m","Policy":"rules","Tests":"/p/tests"})");
 }
 
 TEST(ConfigTest, FindsTheNearestFileUpward) {

@@ -37,9 +37,6 @@ namespace maxcode {
 
 class EvalCache;
 
-enum class MeasureMode { Time, Instructions, CudaKernel };
-llvm::StringRef measureModeName(MeasureMode M);
-
 struct EvalConfig {
   /// The target's file (absolute) and its translation unit's command.
   std::string File;
@@ -78,8 +75,9 @@ struct EvalConfig {
   MeasureMode Measure = MeasureMode::Time;
   /// Wall-clock limit of one run; builds get a multiple of it.
   double TimeoutSeconds = 10;
-  /// Timed pairs (A B) per comparison, after one warm-up each.
+  /// Timed pairs (A B) per comparison, after Warmups untimed ones.
   unsigned Repetitions = 5;
+  unsigned Warmups = 1;
   SandboxMode Sandbox = SandboxMode::None; ///< Already resolved.
   /// Where scratch folders go; empty for the system's temporary folder.
   std::string ScratchRoot;

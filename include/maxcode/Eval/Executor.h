@@ -14,6 +14,7 @@
 #ifndef MAXCODE_EVAL_EXECUTOR_H
 #define MAXCODE_EVAL_EXECUTOR_H
 
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/Process.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -50,9 +51,6 @@ public:
 /// Runs jobs on this machine: up to \p Jobs builds and checks at once, timed
 /// runs alone.
 std::unique_ptr<Executor> createLocalExecutor(unsigned Jobs);
-
-/// Which executor runs the evaluator's jobs (--executor).
-enum class ExecutorKind { Local, Slurm };
 
 /// How the Slurm executor submits its jobs (docs/Slurm.md).
 struct SlurmOptions {

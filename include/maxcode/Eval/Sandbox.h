@@ -17,16 +17,13 @@
 #ifndef MAXCODE_EVAL_SANDBOX_H
 #define MAXCODE_EVAL_SANDBOX_H
 
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/Process.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
 namespace maxcode {
-
-enum class SandboxMode { Auto, Bwrap, None };
-
-llvm::StringRef sandboxModeName(SandboxMode M);
 
 /// How far a result obtained under sandbox mode \p M can be trusted, as the
 /// outputs say it: "full" with bubblewrap; "weaker (sandbox none)" without,

@@ -38,7 +38,7 @@ struct OptimizeRequest {
   /// search then uses the default command, as code actions do).
   std::string BuildPath;
   std::string WorkingDir; ///< Where the search runs (relative commands).
-  SearchOptions Options;
+  MaxcodeOptions Options;
 };
 
 /// One step of a running search.

@@ -34,8 +34,8 @@ struct SearchSummary {
   std::string Target;
   std::string File;
   std::string Policy;   ///< "rules", "llm".
-  std::string Strategy; ///< strategyName().
-  /// measureModeName(), or "bench-metric" for --bench-metric: the
+  std::string Strategy; ///< optionValueName().
+  /// optionValueName(), or "bench-metric" for --bench-metric: the
   /// speedup's unit.
   std::string Measure;
   std::string Sandbox;   ///< The sandbox builds and runs had.

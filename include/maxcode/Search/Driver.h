@@ -38,22 +38,6 @@ class raw_ostream;
 
 namespace maxcode {
 
-/// Who proposes variants (--policy, DESIGN section 3).
-enum class PolicyKind { Rules, LLM };
-/// Who explains evaluations (--critic).
-enum class CriticKind { Rules, LLM, None };
-/// The reward-to-go model that reranks proposals (--rtg).
-enum class RTGKind { None, Learned, LLM };
-/// Each role's name as the command line, .clang-maxcode, the editor and the
-/// JSON output spell it ("rules", "llm", "none", "learned").
-llvm::StringRef roleName(PolicyKind K);
-llvm::StringRef roleName(CriticKind K);
-llvm::StringRef roleName(RTGKind K);
-/// The role named \p Name; an error saying which names there are otherwise.
-llvm::Expected<PolicyKind> parsePolicyKind(llvm::StringRef Name);
-llvm::Expected<CriticKind> parseCriticKind(llvm::StringRef Name);
-llvm::Expected<RTGKind> parseRTGKind(llvm::StringRef Name);
-
 /// The smallest verified speedup worth a reviewer's time (--min-speedup):
 /// below it a winner is shown, never applied or exported. The held-out
 /// rules bar's apply run once verified 1.003x (noise 0.2%) and applied an
@@ -89,6 +73,7 @@ struct RunOptions {
   double TimeoutSeconds = 10;
   unsigned Jobs = 0; ///< 0: the number of cores.
   unsigned Repetitions = 5;
+  unsigned Warmups = 1; ///< Untimed pairs before the timed ones.
   std::string StorePath;
   std::string ScratchRoot;
   /// Where builds and runs happen (docs/Slurm.md); with Slurm, scratch
@@ -121,6 +106,11 @@ struct RunOptions {
   std::string ExportFixes; ///< clang-apply-replacements YAML to write.
   std::string ReportPath;  ///< .json or .html report to write.
 };
+
+/// Sets the fields of \p Opts that the options model holds, after checking
+/// it whole (validateOptions); an OptionError naming the key otherwise. The
+/// rest (sources, the database, the outputs of the run) is the caller's.
+llvm::Error applyOptions(const EffectiveOptions &O, RunOptions &Opts);
 
 /// The default rollout store: in the build folder when there is one (never
 /// in the source tree), else in the user's cache folder.

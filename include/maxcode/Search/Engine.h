@@ -20,14 +20,12 @@
 #include "maxcode/Policy/LearnedRTG.h"
 #include "maxcode/Policy/Policy.h"
 #include "maxcode/Rewrite/Minimisation.h"
+#include "maxcode/Support/Options.h"
 #include <chrono>
 #include <functional>
 #include <memory>
 
 namespace maxcode {
-
-enum class StrategyKind { BestOfN, Refine, Beam, Tree };
-llvm::StringRef strategyName(StrategyKind S);
 
 struct SearchConfig {
   StrategyKind Strategy = StrategyKind::Tree;

@@ -1,0 +1,259 @@
+//===-- maxcode/Support/Options.h - The options model -----------*- C++ -*-===//
+//
+// Part of clang-maxcode, under the Apache License v2.0 with LLVM Exceptions.
+//
+//===----------------------------------------------------------------------===//
+///
+/// \file
+/// clang-maxcode's settings as one typed model, the way ClangTidyOptions is
+/// one: every key is a row of Options.def, from which the command-line flags
+/// (OptionFlags.h), the `.clang-maxcode` keys (Config.h), the editor's
+/// settings and the checks all derive. Sources are merged key by key in one
+/// order, each over the one before:
+///
+///   defaults < the user's file < the repository's file < the editor (or
+///   --config) < the command line
+///
+/// and the result is validated once (validateOptions). Errors about a value
+/// are OptionErrors naming the key; whoever shows them spells the key in its
+/// own words (a flag, a YAML key, an editor setting).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef MAXCODE_SUPPORT_OPTIONS_H
+#define MAXCODE_SUPPORT_OPTIONS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace maxcode {
+
+// The closed sets among the options. Each has one table of names
+// (Options.cpp), shared by the command line, the files, the editor and the
+// outputs.
+
+/// Who proposes variants (DESIGN section 3).
+enum class PolicyKind { Rules, LLM };
+/// Who explains evaluations.
+enum class CriticKind { Rules, LLM, None };
+/// The reward-to-go model that reranks proposals.
+enum class RTGKind { None, Learned, LLM };
+/// Which nodes the search expands.
+enum class StrategyKind { BestOfN, Refine, Beam, Tree };
+/// What a speedup is measured in.
+enum class MeasureMode { Time, Instructions, CudaKernel };
+/// How builds and runs are isolated.
+enum class SandboxMode { Auto, Bwrap, None };
+/// Which executor runs the evaluator's jobs.
+enum class ExecutorKind { Local, Slurm };
+/// What a variant may edit; Default leaves it to the mode (DESIGN
+/// section 2).
+enum class ScopeSetting { Default, Target, File };
+
+/// The name of a value of a closed set ("rules", "best-of-n", ...).
+llvm::StringRef optionValueName(PolicyKind V);
+llvm::StringRef optionValueName(CriticKind V);
+llvm::StringRef optionValueName(RTGKind V);
+llvm::StringRef optionValueName(StrategyKind V);
+llvm::StringRef optionValueName(MeasureMode V);
+llvm::StringRef optionValueName(SandboxMode V);
+llvm::StringRef optionValueName(ExecutorKind V);
+llvm::StringRef optionValueName(ScopeSetting V);
+
+/// The value of closed set \p E named \p Name; otherwise an error listing
+/// the names ("gpt is not one of rules, llm").
+template <typename E> llvm::Expected<E> parseOptionValue(llvm::StringRef Name);
+template <>
+llvm::Expected<PolicyKind> parseOptionValue<PolicyKind>(llvm::StringRef);
+template <>
+llvm::Expected<CriticKind> parseOptionValue<CriticKind>(llvm::StringRef);
+template <> llvm::Expected<RTGKind> parseOptionValue<RTGKind>(llvm::StringRef);
+template <>
+llvm::Expected<StrategyKind> parseOptionValue<StrategyKind>(llvm::StringRef);
+template <>
+llvm::Expected<MeasureMode> parseOptionValue<MeasureMode>(llvm::StringRef);
+template <>
+llvm::Expected<SandboxMode> parseOptionValue<SandboxMode>(llvm::StringRef);
+template <>
+llvm::Expected<ExecutorKind> parseOptionValue<ExecutorKind>(llvm::StringRef);
+template <>
+llvm::Expected<ScopeSetting> parseOptionValue<ScopeSetting>(llvm::StringRef);
+
+/// One rule option, as clang-tidy's CheckOptions spell it.
+struct RuleOptionEntry {
+  std::string Key; ///< "rule-id.Key".
+  std::string Value;
+  bool operator==(const RuleOptionEntry &O) const {
+    return Key == O.Key && Value == O.Value;
+  }
+};
+using RuleOptionList = std::vector<RuleOptionEntry>;
+using StringList = std::vector<std::string>;
+
+/// What an option is besides its type (the Attributes column of
+/// Options.def).
+namespace optattr {
+enum : unsigned {
+  None = 0,
+  /// Where code, data or secrets go: never from a repository's file.
+  Trusted = 1,
+  /// A path: relative to the folder of the file that gives it.
+  Path = 2,
+  TrustedPath = Trusted | Path,
+};
+} // namespace optattr
+
+/// The shape of an option's values.
+enum class OptionType {
+  Bool,
+  Unsigned,
+  UInt64,
+  Number,
+  String,
+  Enum,
+  List,
+  RuleOptions
+};
+
+/// One row of Options.def.
+struct OptionInfo {
+  llvm::StringLiteral Key;  ///< The `.clang-maxcode` key: "HeldOut".
+  llvm::StringLiteral Flag; ///< The command-line flag: "held-out".
+  OptionType Type;
+  unsigned Attributes;
+  llvm::StringLiteral ValueName; ///< For help: "seconds"; enums list names.
+  llvm::StringLiteral Help;
+  /// The editor's setting: the key in camelCase ("heldOut", "llmEndpoint").
+  std::string setting() const;
+  /// The default as the command line would spell it ("0.333333", "rules").
+  std::string defaultText() const;
+  /// The names an Enum option takes, empty otherwise.
+  std::vector<llvm::StringRef> valueNames() const;
+  bool trusted() const { return Attributes & optattr::Trusted; }
+  bool isPath() const { return Attributes & optattr::Path; }
+};
+
+/// Every option, in the table's order.
+llvm::ArrayRef<OptionInfo> optionTable();
+/// The option whose key is \p Key, if any.
+const OptionInfo *findOption(llvm::StringRef Key);
+
+/// Options as one source gives them: each one it does not set is unset.
+struct MaxcodeOptions {
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
+  std::optional<TYPE> KEY;
+#include "maxcode/Support/Options.def"
+
+  /// Takes every option \p Other sets, keeping the others.
+  void overrideWith(const MaxcodeOptions &Other);
+  /// Unsets option \p Key; true if it was set.
+  bool clear(llvm::StringRef Key);
+  /// The keys set, in the table's order.
+  std::vector<llvm::StringRef> keysSet() const;
+  /// Sets option \p Key from its spelling on a command line: one value, or
+  /// the values of a list. An OptionError when a value is not of its type.
+  llvm::Error setFromStrings(llvm::StringRef Key,
+                             llvm::ArrayRef<std::string> Values);
+  /// Makes the relative paths of Path options absolute against \p Dir.
+  void resolvePaths(llvm::StringRef Dir);
+  /// The options set, as `.clang-maxcode` keys in JSON (JSON is YAML; this
+  /// is what the editor hands clang-maxcode as --config).
+  llvm::json::Object toJSON() const;
+  /// The same as the editor's settings (camelCase keys).
+  llvm::json::Object toSettings() const;
+  bool operator==(const MaxcodeOptions &O) const;
+};
+
+/// Every option with a value: what was set, else the table's default.
+struct EffectiveOptions {
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
+  TYPE KEY = DEFAULT;
+#include "maxcode/Support/Options.def"
+};
+
+/// \p O over the defaults.
+EffectiveOptions resolveOptions(const MaxcodeOptions &O);
+
+/// The checks no type can say (ranges, sizes, a key's variable passed to
+/// runs), done once on the merged options; the first failure as an
+/// OptionError.
+llvm::Error validateOptions(const EffectiveOptions &O);
+
+/// The editor's settings: the keys of optionTable() in camelCase, with JSON
+/// values of the option's type. Settings that are no option are left to the
+/// editor; a setting of the wrong type is an OptionError.
+llvm::Expected<MaxcodeOptions> optionsFromSettings(const llvm::json::Object &S);
+
+/// "2G", "500M", "4096": bytes.
+std::optional<uint64_t> parseByteSize(llvm::StringRef S);
+
+/// A value that does not do for option Key. Its text reads after the
+/// option's name: "must be at least 1", "is not one of rules, llm".
+class OptionError : public llvm::ErrorInfo<OptionError> {
+public:
+  static char ID;
+  OptionError(llvm::StringRef Key, std::optional<std::string> Value,
+              llvm::StringRef Message)
+      : Key(Key.str()), Value(std::move(Value)), Message(Message.str()) {}
+  std::string Key;
+  /// The value, when the message needs it to be understood.
+  std::optional<std::string> Value;
+  std::string Message;
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+};
+
+/// How a library names option \p Key in a message it returns: a mark that
+/// the front end replaces with its own name for the option
+/// (spellOptionErrors), so that the command line says "--held-out" and the
+/// editor "heldOut". "optionRef("Measure") + "=time"" reads "--measure=time".
+std::string optionRef(llvm::StringRef Key);
+
+/// \p Text with each optionRef in it said with \p Spell's name.
+std::string
+spellOptions(llvm::StringRef Text,
+             llvm::function_ref<std::string(const OptionInfo &)> Spell);
+
+/// How the editor names option \p I: its setting, "heldOut".
+std::string settingSpelling(const OptionInfo &I);
+
+/// A stream that spells the optionRefs of what is written through it onto
+/// another, as it comes: what libraries write as warnings and progress
+/// reaches the user in the front end's words.
+class OptionSpellingStream : public llvm::raw_ostream {
+public:
+  using Speller = std::string (*)(const OptionInfo &);
+  OptionSpellingStream(llvm::raw_ostream &Out, Speller Spell)
+      : Out(Out), Spell(Spell) {
+    SetUnbuffered();
+  }
+  ~OptionSpellingStream() override;
+  bool has_colors() const override { return Out.has_colors(); }
+  bool is_displayed() const override { return Out.is_displayed(); }
+
+private:
+  void write_impl(const char *Ptr, size_t Size) override;
+  uint64_t current_pos() const override { return Written; }
+  llvm::raw_ostream &Out;
+  Speller Spell;
+  std::string Pending; ///< A mark not yet closed.
+  uint64_t Written = 0;
+};
+
+/// \p E with each OptionError said with \p Spell's name for its option:
+/// "--held-out must be at least 0 and below 1", and the optionRefs in other
+/// errors' messages spelled the same way.
+llvm::Error
+spellOptionErrors(llvm::Error E,
+                  llvm::function_ref<std::string(const OptionInfo &)> Spell);
+
+} // namespace maxcode
+
+#endif // MAXCODE_SUPPORT_OPTIONS_H
