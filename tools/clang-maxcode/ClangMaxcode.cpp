@@ -207,20 +207,22 @@ static Expected<EffectiveOptions> mergeSettings() {
   if (!FromFlags)
     return FromFlags.takeError();
   std::vector<std::string> Warnings;
-  Expected<MaxcodeOptions> Merged = MaxcodeOptions();
-  if (ConfigText.getNumOccurrences()) {
-    SmallString<256> Cwd;
-    sys::fs::current_path(Cwd);
-    Merged = parseConfig(ConfigText, Cwd, "--config", ConfigTrust::User);
-  } else if (!Sources.empty()) {
-    Merged = loadConfiguration(Sources.front(), Warnings);
-  }
-  if (!Merged)
-    return Merged.takeError();
+  auto FromFiles = [&]() -> Expected<MaxcodeOptions> {
+    if (ConfigText.getNumOccurrences()) {
+      SmallString<256> Cwd;
+      sys::fs::current_path(Cwd);
+      return parseConfig(ConfigText, Cwd, "--config", ConfigTrust::User);
+    }
+    if (Sources.empty())
+      return MaxcodeOptions();
+    return loadConfiguration(Sources.front(), Warnings);
+  }();
+  if (!FromFiles)
+    return FromFiles.takeError();
   for (const std::string &W : Warnings)
     WithColor::warning(errs(), "clang-maxcode") << W << "\n";
-  Merged->overrideWith(*FromFlags);
-  return resolveOptions(*Merged);
+  FromFiles->overrideWith(*FromFlags);
+  return resolveOptions(*FromFiles);
 }
 
 /// RunOptions from the settings and the parsed flags, for the modes that
