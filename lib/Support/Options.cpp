@@ -476,6 +476,29 @@ static std::optional<std::string> nonFiniteText(const T &V) {
   return std::nullopt;
 }
 
+/// The first text in \p V that is not UTF-8, made printable; none if all are.
+template <typename T>
+static std::optional<std::string> nonUTF8Text(const T &V) {
+  auto Check = [](const std::string &S) -> std::optional<std::string> {
+    if (llvm::json::isUTF8(S))
+      return std::nullopt;
+    return llvm::json::fixUTF8(S);
+  };
+  if constexpr (std::is_same_v<T, std::string>) {
+    return Check(V);
+  } else if constexpr (std::is_same_v<T, StringList>) {
+    for (const std::string &S : V)
+      if (std::optional<std::string> Bad = Check(S))
+        return Bad;
+  } else if constexpr (std::is_same_v<T, RuleOptionList>) {
+    for (const RuleOptionEntry &E : V)
+      for (const std::string *S : {&E.Key, &E.Value})
+        if (std::optional<std::string> Bad = Check(*S))
+          return Bad;
+  }
+  return std::nullopt;
+}
+
 llvm::Error maxcode::validateOptions(const EffectiveOptions &O) {
   auto Bad = [](llvm::StringRef Key, std::optional<std::string> Value,
                 const llvm::Twine &Message) {
@@ -485,6 +508,13 @@ llvm::Error maxcode::validateOptions(const EffectiveOptions &O) {
 #define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
   if (std::optional<std::string> Text = nonFiniteText(O.KEY))                  \
     return Bad(#KEY, Text, "is not a finite number");
+#include "maxcode/Support/Options.def"
+  // Settings travel as JSON (--config, the editor's settings, the store's
+  // job files), which holds only UTF-8; a byte that is not would be changed
+  // on the way, so a different value would run than the one given.
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
+  if (std::optional<std::string> Text = nonUTF8Text(O.KEY))                    \
+    return Bad(#KEY, Text, "is not valid UTF-8");
 #include "maxcode/Support/Options.def"
   if (!(O.Timeout > 0 && O.Timeout <= 86400))
     return Bad("Timeout", numberText(O.Timeout),

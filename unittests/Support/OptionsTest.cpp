@@ -190,6 +190,23 @@ TEST(OptionsTest, ErrorsNameTheKey) {
   E.PassEnv = {"PATH", "OPENAI_API_KEY"};
   EXPECT_EQ(Spell(validateOptions(E), true),
             "--pass-env may not name OPENAI_API_KEY, the API key's variable");
+  // Settings travel as JSON, which holds only UTF-8: a byte that is not
+  // is refused, in a string, a list and a rule option alike.
+  E = EffectiveOptions();
+  E.LLMModel = "g\xe6pt-x";
+  EXPECT_EQ(Spell(validateOptions(E), false),
+            "llmModel=g\uFFFDpt-x is not valid UTF-8");
+  E = EffectiveOptions();
+  E.PassEnv = {"PATH", "CC\xff"};
+  EXPECT_EQ(Spell(validateOptions(E), true),
+            "--pass-env=CC\uFFFD is not valid UTF-8");
+  E = EffectiveOptions();
+  E.CheckOptions = {{"x.Max", "\xc3"}};
+  EXPECT_EQ(Spell(validateOptions(E), true),
+            "--rule-option=\uFFFD is not valid UTF-8");
+  E = EffectiveOptions();
+  E.LLMModel = "gpt-\xc3\xa9"; // Valid UTF-8 beyond ASCII is fine.
+  EXPECT_FALSE(bool(validateOptions(E)));
 }
 
 // Libraries write optionRef; the front end's words come out, whether the
