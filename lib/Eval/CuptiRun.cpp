@@ -7,7 +7,6 @@
 #include "maxcode/Eval/CuptiRun.h"
 #include "maxcode/Support/Options.h"
 #include "maxcode/Support/Process.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -100,24 +99,14 @@ maxcode::profileKernels(llvm::StringRef Command, const CommandPlacement &Place,
                         llvm::StringRef Library, double TimeoutSeconds) {
   if (llvm::Error E = checkCudaMeasurable(Library))
     return E;
-  llvm::SmallString<128> Dir;
-  if (std::error_code EC =
-          llvm::sys::fs::createUniqueDirectory("maxcode-gpu-profile", Dir))
-    return llvm::createStringError("cannot create a scratch folder: " +
-                                   EC.message());
-  llvm::scope_exit Cleanup(
-      [&] { (void)llvm::sys::fs::remove_directories(Dir); });
-  ProcessSpec Spec;
-  // The user's own command, unmodified: it keeps the user's environment.
-  Spec.InheritEnvironment = true;
-  Spec.Argv = {"/bin/sh", "-c", Command.str()};
-  Spec.Env = cuptiEnvironment(Library, Dir, CuptiPass::Timing);
-  Spec.Limits.WallSeconds = TimeoutSeconds;
-  auto R = runProcess(Place ? Place(std::move(Spec), Dir) : Spec);
-  if (!R)
-    return R.takeError();
-  if (!R->succeeded())
-    return R->failure("profile command '" + Command + "'");
+  llvm::Expected<TempFolder> Folder = TempFolder::create("maxcode-gpu-profile");
+  if (!Folder)
+    return Folder.takeError();
+  llvm::StringRef Dir = Folder->path();
+  if (llvm::Error E = runUserCommand(
+          Command, {}, cuptiEnvironment(Library, Dir, CuptiPass::Timing), Place,
+          Dir, TimeoutSeconds))
+    return E;
   auto Report = readCuptiReports(Dir);
   if (!Report)
     return Report.takeError();

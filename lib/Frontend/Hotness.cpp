@@ -6,7 +6,6 @@
 
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Process.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -17,33 +16,19 @@ llvm::Expected<CallgrindProfile>
 maxcode::runUnderCallgrind(llvm::StringRef Command,
                            const CommandPlacement &Place,
                            double TimeoutSeconds) {
-  llvm::SmallString<128> Dir;
-  if (std::error_code EC =
-          llvm::sys::fs::createUniqueDirectory("maxcode-profile", Dir))
-    return llvm::createStringError("cannot create a scratch folder: " +
-                                   EC.message());
-  llvm::scope_exit Cleanup(
-      [&] { (void)llvm::sys::fs::remove_directories(Dir); });
+  llvm::Expected<TempFolder> Folder = TempFolder::create("maxcode-profile");
+  if (!Folder)
+    return Folder.takeError();
+  llvm::StringRef Dir = Folder->path();
   llvm::SmallString<128> OutPattern(Dir);
   llvm::sys::path::append(OutPattern, "callgrind.out.%p");
 
-  ProcessSpec Spec;
-  // The user's own command, unmodified: it keeps the user's environment.
-  Spec.InheritEnvironment = true;
-  Spec.Argv = {"valgrind",
-               "--tool=callgrind",
-               "--trace-children=yes",
-               "--demangle=no",
-               "--callgrind-out-file=" + std::string(OutPattern),
-               "/bin/sh",
-               "-c",
-               Command.str()};
-  Spec.Limits.WallSeconds = TimeoutSeconds;
-  auto R = runProcess(Place ? Place(std::move(Spec), Dir) : Spec);
-  if (!R)
-    return R.takeError();
-  if (!R->succeeded())
-    return R->failure("profile command '" + Command + "'");
+  if (llvm::Error E = runUserCommand(
+          Command,
+          {"valgrind", "--tool=callgrind", "--trace-children=yes",
+           "--demangle=no", "--callgrind-out-file=" + std::string(OutPattern)},
+          {}, Place, Dir, TimeoutSeconds))
+    return E;
   CallgrindProfile Merged;
   std::error_code EC;
   unsigned Files = 0;

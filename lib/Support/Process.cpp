@@ -648,6 +648,27 @@ private:
 };
 } // namespace
 
+llvm::Error
+maxcode::runUserCommand(llvm::StringRef Command,
+                        std::vector<std::string> Wrapper,
+                        std::vector<std::pair<std::string, std::string>> Env,
+                        const CommandPlacement &Place, llvm::StringRef Writable,
+                        double TimeoutSeconds) {
+  ProcessSpec Spec;
+  Spec.InheritEnvironment = true;
+  Spec.Argv = std::move(Wrapper);
+  llvm::append_range(Spec.Argv,
+                     std::vector<std::string>{"/bin/sh", "-c", Command.str()});
+  Spec.Env = std::move(Env);
+  Spec.Limits.WallSeconds = TimeoutSeconds;
+  auto R = runProcess(Place ? Place(std::move(Spec), Writable) : Spec);
+  if (!R)
+    return R.takeError();
+  if (!R->succeeded())
+    return R->failure("profile command '" + Command + "'");
+  return llvm::Error::success();
+}
+
 llvm::Expected<ProcessResult> maxcode::runProcess(const ProcessSpec &Spec) {
   if (Spec.Argv.empty())
     return llvm::createStringError("empty command");

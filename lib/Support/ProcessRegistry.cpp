@@ -13,6 +13,7 @@
 
 #include "ProcessRegistry.h"
 #include "maxcode/Support/Process.h"
+#include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -317,6 +318,29 @@ int maxcode::registerScratch(llvm::StringRef Path) {
 void maxcode::unregisterScratch(int Slot) {
   if (Slot >= 0 && unsigned(Slot) < MaxScratch)
     ScratchSlots[Slot].State.store(0);
+}
+
+llvm::Expected<TempFolder> TempFolder::create(llvm::StringRef Prefix) {
+  llvm::SmallString<128> Dir;
+  if (std::error_code EC = llvm::sys::fs::createUniqueDirectory(Prefix, Dir))
+    return llvm::createStringError("cannot create a scratch folder: " +
+                                   EC.message());
+  TempFolder F;
+  F.Path = std::string(Dir);
+  F.Slot = registerScratch(F.Path);
+  return F;
+}
+
+TempFolder::TempFolder(TempFolder &&Other)
+    : Path(std::move(Other.Path)), Slot(Other.Slot) {
+  Other.Path.clear();
+  Other.Slot = -1;
+}
+
+TempFolder::~TempFolder() {
+  if (!Path.empty())
+    llvm::consumeError(removeTree(Path));
+  unregisterScratch(Slot);
 }
 
 bool maxcode::interrupted() { return InterruptSignal.load() != 0; }

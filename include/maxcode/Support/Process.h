@@ -136,6 +136,17 @@ llvm::Expected<ProcessResult> runProcess(const ProcessSpec &Spec);
 using CommandPlacement =
     std::function<ProcessSpec(ProcessSpec Spec, llvm::StringRef Writable)>;
 
+/// Runs the user's own command \p Command through /bin/sh, after the words
+/// of \p Wrapper (a profiler; none for the command alone), unmodified: with
+/// the user's environment and \p Env on top, placed by \p Place with
+/// \p Writable (where it writes its report), within \p TimeoutSeconds. An
+/// error with the command's output when it fails.
+llvm::Error runUserCommand(llvm::StringRef Command,
+                           std::vector<std::string> Wrapper,
+                           std::vector<std::pair<std::string, std::string>> Env,
+                           const CommandPlacement &Place,
+                           llvm::StringRef Writable, double TimeoutSeconds);
+
 /// The variables a child gets from the parent's environment by default:
 /// what compilers, shells and the C library need, nothing that holds a
 /// credential (PATH, LANG, LC_*, TZ, LD_LIBRARY_PATH, CUDA's paths, ...).
@@ -172,6 +183,24 @@ public:
 /// unregisterScratch (-1 when none is free: the folder is then left).
 int registerScratch(llvm::StringRef Path);
 void unregisterScratch(int Slot);
+/// A fresh folder in the system's temporary folder for the tool's own
+/// files (a profiler's output), removed with its contents on destruction
+/// and, through registerScratch, when an interrupt ends the process first.
+class TempFolder {
+public:
+  /// Names the folder after \p Prefix; the error says why it cannot be.
+  static llvm::Expected<TempFolder> create(llvm::StringRef Prefix);
+  TempFolder(TempFolder &&Other);
+  TempFolder &operator=(TempFolder &&Other) = delete;
+  ~TempFolder();
+  const std::string &path() const { return Path; }
+
+private:
+  TempFolder() = default;
+  std::string Path;
+  int Slot = -1;
+};
+
 /// True once an interrupt arrived (or requestInterrupt() was called).
 bool interrupted();
 /// The signal that interrupted, or 0.
