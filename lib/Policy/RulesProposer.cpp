@@ -248,9 +248,12 @@ std::vector<PlacedEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
   if (!Before.drop_front(TargetLineStart).ltrim(" \t").empty())
     TargetLineStart = R.T->BeginOffset;
   for (const Rule *Rl : R.Selection.getEnabledRules()) {
-    if (Rl->isCudaOnly() && !Ctx.isCuda()) {
-      MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": " << Rl->getId()
-                                 << ": skipped, the file is not CUDA\n");
+    if ((Rl->getLanguages() & Ctx.getLanguage()) == RuleLanguages(0)) {
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": " << Rl->getId()
+                    << ": skipped, a rule for "
+                    << describeLanguages(Rl->getLanguages()) << " files, not "
+                    << describeLanguages(Ctx.getLanguage()) << "\n");
       continue;
     }
     std::vector<RuleEdit> Out;

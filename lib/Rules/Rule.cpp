@@ -129,6 +129,23 @@ bool RuleContext::isCPlusPlus() const {
   return getASTContext().getLangOpts().CPlusPlus;
 }
 
+RuleLanguages RuleContext::getLanguage() const {
+  return isCuda()        ? RuleLanguages::Cuda
+         : isCPlusPlus() ? RuleLanguages::CPlusPlus
+                         : RuleLanguages::C;
+}
+
+std::string maxcode::describeLanguages(RuleLanguages L) {
+  std::vector<llvm::StringRef> Names;
+  if ((L & RuleLanguages::C) != RuleLanguages(0))
+    Names.push_back("C");
+  if ((L & RuleLanguages::CPlusPlus) != RuleLanguages(0))
+    Names.push_back("C++");
+  if ((L & RuleLanguages::Cuda) != RuleLanguages(0))
+    Names.push_back("CUDA");
+  return llvm::join(Names, "/");
+}
+
 std::vector<const FunctionDecl *> RuleContext::getFunctions() const {
   std::vector<const FunctionDecl *> Out = getFileFunctions();
   llvm::erase_if(Out, [&](const FunctionDecl *FD) {

@@ -167,6 +167,20 @@ llvm::SmallPtrSet<const VarDecl *, 8> maxcode::referencedVars(const Stmt *S) {
   return F.Vars;
 }
 
+unsigned maxcode::countReferences(const VarDecl *V, const Stmt *S) {
+  struct Counter : RecursiveASTVisitor<Counter> {
+    const VarDecl *V;
+    unsigned N = 0;
+    explicit Counter(const VarDecl *V) : V(V) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      N += E->getDecl() == V;
+      return true;
+    }
+  } C(V);
+  C.TraverseStmt(const_cast<Stmt *>(S));
+  return C.N;
+}
+
 /// The variable an argument expression designates the storage of: `a`,
 /// `&a[0]`, `a + 1`, `v.data()`.
 const VarDecl *maxcode::storageVariable(const Expr *E) {
@@ -369,4 +383,31 @@ std::string maxcode::describeLines(std::vector<unsigned> Lines) {
     Out += std::to_string(Lines[I]);
   }
   return Out;
+}
+
+bool FunctionEdit::tryChange(SourceLocation At,
+                             llvm::function_ref<bool(RuleEdit &)> Change) {
+  RuleEdit Trial = E;
+  if (!Change(Trial))
+    return false;
+  E = std::move(Trial);
+  Lines.push_back(Ctx.getUserLine(At));
+  return true;
+}
+
+bool FunctionEdit::replace(SourceLocation At,
+                           std::optional<CharSourceRange> FileRange,
+                           llvm::StringRef Text) {
+  return FileRange && tryChange(At, [&](RuleEdit &T) {
+           return addReplacement(T, Ctx, *FileRange, Text);
+         });
+}
+
+void FunctionEdit::addTo(std::vector<RuleEdit> &Out, const llvm::Twine &What) {
+  if (Lines.empty())
+    return;
+  E.Description =
+      (What + " in " + describeFunction(FD) + " (" + describeLines(Lines) + ")")
+          .str();
+  Out.push_back(std::move(E));
 }

@@ -68,6 +68,18 @@ llvm::StringRef maxcode::streamHeaderSpelling(const MainInclude &I) {
   return "";
 }
 
+void maxcode::findStreamIncludes(const RuleContext &Ctx,
+                                 std::vector<FileID> &Files,
+                                 std::vector<std::string> &Spellings) {
+  for (const MainInclude &I : findMainIncludes(Ctx)) {
+    llvm::StringRef S = streamHeaderSpelling(I);
+    if (S.empty())
+      continue;
+    Files.push_back(I.File);
+    Spellings.push_back(S.str());
+  }
+}
+
 /// libstdc++'s internal headers and the public header that declares what
 /// they hold, for declarations the standard library table does not name.
 static llvm::StringRef publicHeaderForInternal(llvm::StringRef Base) {

@@ -20,6 +20,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -148,6 +149,13 @@ std::vector<MainInclude> findMainIncludes(const RuleContext &Ctx);
 /// stream library, and how they are spelled.
 llvm::StringRef streamHeaderSpelling(const MainInclude &I);
 
+/// The main file's direct includes of stream headers: their files (for
+/// findHeadersNeededWithout) to \p Files, their spellings (for
+/// removeHeader) to \p Spellings.
+void findStreamIncludes(const RuleContext &Ctx,
+                        std::vector<clang::FileID> &Files,
+                        std::vector<std::string> &Spellings);
+
 /// The standard headers the main file needs when the direct includes
 /// \p Removed go away: one for every declaration or macro the file uses that
 /// came in only through them. \p Ignore skips uses (a declaration and where
@@ -181,6 +189,9 @@ bool isRepeatable(const clang::Expr *E, clang::ASTContext &AST);
 /// The VarDecls \p S refers to.
 llvm::SmallPtrSet<const clang::VarDecl *, 8>
 referencedVars(const clang::Stmt *S);
+
+/// How many times \p S names \p V.
+unsigned countReferences(const clang::VarDecl *V, const clang::Stmt *S);
 
 /// The variable whose storage an argument designates: `a`, `&a[0]`,
 /// `a + 1`, `v.data()`; null for pointers, which may point anywhere.
@@ -231,6 +242,56 @@ std::string describeFunction(const clang::FunctionDecl *FD);
 
 /// `line N` or `lines N, M and K`, for descriptions.
 std::string describeLines(std::vector<unsigned> Lines);
+
+/// The one edit a local rule proposes for one function (the shape of most
+/// rules: every place in the function it can rewrite, in one edit). Each
+/// change is tried on a copy and kept only when it fits with those kept
+/// before it, so one that overlaps another costs only itself.
+class FunctionEdit {
+public:
+  /// \p Empty comes from the rule's makeEdit.
+  FunctionEdit(RuleEdit Empty, const RuleContext &Ctx,
+               const clang::FunctionDecl *FD)
+      : E(std::move(Empty)), Ctx(Ctx), FD(FD) {}
+  /// Applies \p Change to a copy of the edit; keeps the copy, and the
+  /// user's line of \p At for the description, when it returns true.
+  bool tryChange(clang::SourceLocation At,
+                 llvm::function_ref<bool(RuleEdit &)> Change);
+  /// Replaces \p FileRange (none: nothing to do) by \p Text.
+  bool replace(clang::SourceLocation At,
+               std::optional<clang::CharSourceRange> FileRange,
+               llvm::StringRef Text);
+  /// Appends the edit to \p Out, described as "<What> in <function>
+  /// (<lines>)", when a change was kept.
+  void addTo(std::vector<RuleEdit> &Out, const llvm::Twine &What);
+
+private:
+  RuleEdit E;
+  const RuleContext &Ctx;
+  const clang::FunctionDecl *FD;
+  std::vector<unsigned> Lines;
+};
+
+/// The commonest shape of all: in each function, every node \p M binds as
+/// "node" for which \p Rewrite has a text (empty: none) replaced by it,
+/// one edit per function (\p Empty, from makeEdit), described as \p What.
+template <typename NodeT>
+void replaceEachMatch(const RuleContext &Ctx, const RuleEdit &Empty,
+                      const clang::ast_matchers::StatementMatcher &M,
+                      llvm::function_ref<std::string(const NodeT *)> Rewrite,
+                      llvm::StringRef What, std::vector<RuleEdit> &Out) {
+  using namespace clang::ast_matchers;
+  for (const clang::FunctionDecl *FD : Ctx.getFunctions()) {
+    FunctionEdit E(Empty, Ctx, FD);
+    for (const BoundNodes &N :
+         match(findAll(M), *FD->getBody(), Ctx.getASTContext()))
+      if (const auto *Node = N.getNodeAs<NodeT>("node"))
+        if (std::string Text = Rewrite(Node); !Text.empty())
+          E.replace(Node->getBeginLoc(),
+                    Ctx.getEditRange(Node->getSourceRange()), Text);
+    E.addTo(Out, What);
+  }
+}
 
 //===----------------------------------------------------------------------===//
 // What fast-io and string-to-char-buffer share.

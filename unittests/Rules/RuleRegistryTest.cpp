@@ -35,8 +35,12 @@ TEST(RuleRegistryTest, IdsAreUniqueKebabCaseAndDocumented) {
 
 TEST(RuleRegistryTest, CudaRulesSayTheyAreCudaOnly) {
   for (const std::unique_ptr<Rule> &R : getAllRules())
-    EXPECT_EQ(R->isCudaOnly(), R->getId().starts_with("cuda-"))
+    EXPECT_EQ(R->getLanguages() == RuleLanguages::Cuda,
+              R->getId().starts_with("cuda-"))
         << R->getId().str();
+  EXPECT_EQ(describeLanguages(RuleLanguages::Cuda), "CUDA");
+  EXPECT_EQ(describeLanguages(RuleLanguages::Host), "C/C++");
+  EXPECT_EQ(describeLanguages(RuleLanguages::CPlusPlusAndCuda), "C++/CUDA");
 }
 
 TEST(RuleSelectionTest, DefaultAndEmptyEnableEverything) {

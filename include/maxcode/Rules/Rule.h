@@ -31,6 +31,7 @@
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/BitmaskEnum.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
@@ -49,6 +50,24 @@ class Stmt;
 } // namespace clang
 
 namespace maxcode {
+
+/// The languages of the files a rule rewrites. A file CUDA compiles is
+/// CUDA, not C++: device code has rules of its own.
+enum class RuleLanguages : unsigned {
+  C = 1,
+  CPlusPlus = 2,
+  Cuda = 4,
+  /// What runs on the host alone (C and C++, not CUDA).
+  Host = C | CPlusPlus,
+  /// C++'s library and classes: C++ and CUDA.
+  CPlusPlusAndCuda = CPlusPlus | Cuda,
+  All = C | CPlusPlus | Cuda,
+  LLVM_MARK_AS_BITMASK_ENUM(/*LargestValue=*/Cuda)
+};
+
+/// "C", "C++" or "CUDA" for one language; the names joined with "/" for
+/// several.
+std::string describeLanguages(RuleLanguages L);
 
 /// Facts about the build and the machine that decide what is safe, and the
 /// rules' own options.
@@ -113,6 +132,8 @@ public:
   }
   bool isCuda() const;
   bool isCPlusPlus() const;
+  /// The file's language: one of C, C++, CUDA.
+  RuleLanguages getLanguage() const;
 
   /// The functions local rules rewrite: the target, and the functions
   /// defined inside it (members of local classes). `--target` restricts the
@@ -234,8 +255,9 @@ bool removeHeader(RuleEdit &E, const RuleContext &Ctx, llvm::StringRef Header);
 /// file.
 class Rule {
 public:
-  Rule(llvm::StringRef Id, llvm::StringRef Summary, llvm::StringRef Label)
-      : Id(Id), Summary(Summary), Label(Label) {}
+  Rule(llvm::StringRef Id, llvm::StringRef Summary, llvm::StringRef Label,
+       RuleLanguages Languages = RuleLanguages::All)
+      : Id(Id), Summary(Summary), Label(Label), Languages(Languages) {}
   virtual ~Rule();
 
   /// The stable kebab-case id ("fast-io", "cuda-launch-bounds").
@@ -244,8 +266,9 @@ public:
   llvm::StringRef getSummary() const { return Summary; }
   /// A few words for the summary of a winner ("const &").
   llvm::StringRef getLabel() const { return Label; }
-  /// True for rules that only apply to CUDA code.
-  virtual bool isCudaOnly() const { return false; }
+  /// The languages of the files this rule rewrites; the engine runs it on
+  /// no other.
+  RuleLanguages getLanguages() const { return Languages; }
   /// The keys of this rule's options (docs/rules/<id>.md), with defaults.
   virtual std::vector<std::pair<std::string, std::string>>
   getOptionDefaults() const {
@@ -264,6 +287,7 @@ private:
   std::string Id;
   std::string Summary;
   std::string Label;
+  RuleLanguages Languages;
 };
 
 /// Every built-in rule, in a fixed order: C++ rules, CUDA rules, knobs.

@@ -27,12 +27,11 @@ class EndlToNewlineRule : public Rule {
 public:
   EndlToNewlineRule()
       : Rule("endl-to-newline",
-             "std::endl to '\\n': no flush of the stream per line", "'\\n'") {}
+             "std::endl to '\\n': no flush of the stream per line", "'\\n'",
+             RuleLanguages::CPlusPlusAndCuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.isCPlusPlus())
-      return;
     ASTContext &AST = Ctx.getASTContext();
     const SourceManager &SM = Ctx.getSourceManager();
     RuleEdit E = makeEdit("", 50);

@@ -43,12 +43,10 @@ public:
              "stream statements to scanf/printf where the types are known, "
              "without <iostream>; else sync_with_stdio(false) and an untied "
              "cin",
-             "stdio") {}
+             "stdio", RuleLanguages::CPlusPlus) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.isCPlusPlus() || Ctx.isCuda())
-      return;
     Analysis A(Ctx);
     A.run();
     if (A.StreamUses == 0)
@@ -133,13 +131,7 @@ private:
     // <iostream> and <bits/stdc++.h> go; what the file still uses of them
     // comes back by name.
     std::vector<FileID> Removed;
-    for (const MainInclude &I : findMainIncludes(Ctx)) {
-      llvm::StringRef S = streamHeaderSpelling(I);
-      if (S.empty())
-        continue;
-      Removed.push_back(I.File);
-      Spellings.push_back(S.str());
-    }
+    findStreamIncludes(Ctx, Removed, Spellings);
     Headers = findHeadersNeededWithout(
         Ctx, Removed, [&](const Decl *D, SourceLocation Use) {
           if (streamKindOf(D) != StreamKind::None)

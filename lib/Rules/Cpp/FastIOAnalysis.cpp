@@ -300,6 +300,31 @@ const CharBuffer *Analysis::bufferOf(const Expr *E) {
   return nullptr;
 }
 
+/// The conversion of an integer of kind \p K, which scanf and printf spell
+/// alike; empty for any other kind.
+static llvm::StringRef integerConversion(BuiltinType::Kind K) {
+  switch (K) {
+  case BuiltinType::Short:
+    return "%hd";
+  case BuiltinType::UShort:
+    return "%hu";
+  case BuiltinType::Int:
+    return "%d";
+  case BuiltinType::UInt:
+    return "%u";
+  case BuiltinType::Long:
+    return "%ld";
+  case BuiltinType::ULong:
+    return "%lu";
+  case BuiltinType::LongLong:
+    return "%lld";
+  case BuiltinType::ULongLong:
+    return "%llu";
+  default:
+    return "";
+  }
+}
+
 bool Analysis::input(Chain &C, Operand &O, QualType P) {
   const Expr *Arg = ignoreWrappers(O.E);
   if (const CharBuffer *B = bufferOf(Arg)) {
@@ -335,35 +360,11 @@ bool Analysis::input(Chain &C, Operand &O, QualType P) {
   const auto *BT = T->getAs<BuiltinType>();
   if (!BT)
     return fail("reading a type scanf does not read: " + T.getAsString());
-  llvm::StringRef Spec;
+  llvm::StringRef Spec = integerConversion(BT->getKind());
   switch (BT->getKind()) {
   case BuiltinType::Char_S:
   case BuiltinType::Char_U:
     Spec = " %c";
-    break;
-  case BuiltinType::Short:
-    Spec = "%hd";
-    break;
-  case BuiltinType::UShort:
-    Spec = "%hu";
-    break;
-  case BuiltinType::Int:
-    Spec = "%d";
-    break;
-  case BuiltinType::UInt:
-    Spec = "%u";
-    break;
-  case BuiltinType::Long:
-    Spec = "%ld";
-    break;
-  case BuiltinType::ULong:
-    Spec = "%lu";
-    break;
-  case BuiltinType::LongLong:
-    Spec = "%lld";
-    break;
-  case BuiltinType::ULongLong:
-    Spec = "%llu";
     break;
   case BuiltinType::Float:
     Spec = "%f";
@@ -375,7 +376,8 @@ bool Analysis::input(Chain &C, Operand &O, QualType P) {
     Spec = "%Lf";
     break;
   default:
-    return fail("reading a type scanf does not read: " + T.getAsString());
+    if (Spec.empty())
+      return fail("reading a type scanf does not read: " + T.getAsString());
   }
   O.Spec = Spec.str();
   // Postfix expressions take `&` as they are.
@@ -477,7 +479,7 @@ bool Analysis::outputBuiltin(Chain &C, Operand &O, QualType T) {
   const auto *BT = T->getAs<BuiltinType>();
   if (!BT)
     return fail("writing a type printf does not write: " + T.getAsString());
-  llvm::StringRef Spec;
+  llvm::StringRef Spec = integerConversion(BT->getKind());
   switch (BT->getKind()) {
   case BuiltinType::Bool:
     Spec = "%d";
@@ -487,30 +489,6 @@ bool Analysis::outputBuiltin(Chain &C, Operand &O, QualType T) {
   case BuiltinType::SChar:
   case BuiltinType::UChar:
     Spec = "%c";
-    break;
-  case BuiltinType::Short:
-    Spec = "%hd";
-    break;
-  case BuiltinType::UShort:
-    Spec = "%hu";
-    break;
-  case BuiltinType::Int:
-    Spec = "%d";
-    break;
-  case BuiltinType::UInt:
-    Spec = "%u";
-    break;
-  case BuiltinType::Long:
-    Spec = "%ld";
-    break;
-  case BuiltinType::ULong:
-    Spec = "%lu";
-    break;
-  case BuiltinType::LongLong:
-    Spec = "%lld";
-    break;
-  case BuiltinType::ULongLong:
-    Spec = "%llu";
     break;
   case BuiltinType::Float:
   case BuiltinType::Double:
@@ -522,7 +500,8 @@ bool Analysis::outputBuiltin(Chain &C, Operand &O, QualType T) {
     Spec = "L";
     break;
   default:
-    return fail("writing a type printf does not write: " + T.getAsString());
+    if (Spec.empty())
+      return fail("writing a type printf does not write: " + T.getAsString());
   }
   O.Spec = Spec.str();
   C.Operands.push_back(O);

@@ -95,27 +95,13 @@ public:
                               "find_first_not_of", "find_last_not_of"))))
             .bind("call");
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
-      RuleEdit E = makeEdit("", 30);
-      std::vector<unsigned> Lines;
-      for (const BoundNodes &N : match(findAll(Find), *FD->getBody(), AST)) {
-        const auto *Call = N.getNodeAs<CXXMemberCallExpr>("call");
-        const StringLiteral *Lit = oneCharLiteral(Call);
-        if (!Lit)
-          continue;
-        auto R = Ctx.getEditRange(Lit->getSourceRange());
-        RuleEdit Trial = E;
-        if (!R || !addReplacement(Trial, Ctx, *R,
-                                  charLiteral(Lit->getBytes().front())))
-          continue;
-        E = std::move(Trial);
-        Lines.push_back(Ctx.getUserLine(Lit->getBeginLoc()));
-      }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("string searches for a character in {0} "
-                                    "({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
+      FunctionEdit E(makeEdit("", 30), Ctx, FD);
+      for (const BoundNodes &N : match(findAll(Find), *FD->getBody(), AST))
+        if (const StringLiteral *Lit =
+                oneCharLiteral(N.getNodeAs<CXXMemberCallExpr>("call")))
+          E.replace(Lit->getBeginLoc(), Ctx.getEditRange(Lit->getSourceRange()),
+                    charLiteral(Lit->getBytes().front()));
+      E.addTo(Out, "string searches for a character");
     }
   }
 

@@ -28,7 +28,7 @@ public:
       : Rule("gcc-pragmas",
              "GCC optimize and target pragmas (GCC only; target extensions "
              "only if this machine has them)",
-             "pragmas") {}
+             "pragmas", RuleLanguages::CPlusPlus) {}
 
   std::vector<std::pair<std::string, std::string>>
   getOptionDefaults() const override {
@@ -37,7 +37,7 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.getOptions().CompilerIsGCC || Ctx.isCuda() || !Ctx.isCPlusPlus())
+    if (!Ctx.getOptions().CompilerIsGCC)
       return;
     if (hasPragma(Ctx, {"GCC", "optimize"}) ||
         hasPragma(Ctx, {"GCC", "target"}))

@@ -29,7 +29,6 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -187,8 +186,7 @@ public:
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
-      RuleEdit E = makeEdit("", 40);
-      std::vector<unsigned> Lines;
+      FunctionEdit E(makeEdit("", 40), Ctx, FD);
       for (const BoundNodes &N :
            match(findAll(cxxForRangeStmt().bind("for")), *FD->getBody(), AST)) {
         const auto *S = N.getNodeAs<CXXForRangeStmt>("for");
@@ -206,21 +204,13 @@ public:
             TL.getEndLoc(), Ctx.getSourceManager(), AST.getLangOpts());
         if (!Next || Next->getLocation() != V->getLocation())
           continue;
-        auto R = Ctx.getEditRange(
-            CharSourceRange::getCharRange(V->getBeginLoc(), V->getLocation()));
-        RuleEdit Trial = E;
-        if (!R || !addReplacement(Trial, Ctx, *R, "const auto &"))
-          continue;
-        E = std::move(Trial);
-        Lines.push_back(Ctx.getUserLine(S->getBeginLoc()));
+        E.replace(S->getBeginLoc(),
+                  Ctx.getEditRange(CharSourceRange::getCharRange(
+                      V->getBeginLoc(), V->getLocation())),
+                  "const auto &");
       }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("range-for variables bound to the "
-                                    "elements, not converted copies, in {0} "
-                                    "({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
+      E.addTo(Out, "range-for variables bound to the elements, not converted "
+                   "copies,");
     }
   }
 

@@ -37,7 +37,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -319,35 +318,16 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    ASTContext &AST = Ctx.getASTContext();
     auto Algo =
         callExpr(callee(functionDecl(hasAnyName(
                      "::std::find", "::std::count", "::std::lower_bound",
                      "::std::upper_bound", "::std::equal_range"))),
                  argumentCountIs(3))
-            .bind("call");
-    for (const FunctionDecl *FD : Ctx.getFunctions()) {
-      RuleEdit E = makeEdit("", 45);
-      std::vector<unsigned> Lines;
-      for (const BoundNodes &N : match(findAll(Algo), *FD->getBody(), AST)) {
-        const auto *Call = N.getNodeAs<CallExpr>("call");
-        std::string Text = rewrite(Ctx, Call);
-        auto R = Ctx.getEditRange(Call->getSourceRange());
-        if (Text.empty() || !R)
-          continue;
-        RuleEdit Trial = E;
-        if (!addReplacement(Trial, Ctx, *R, Text))
-          continue;
-        E = std::move(Trial);
-        Lines.push_back(Ctx.getUserLine(Call->getBeginLoc()));
-      }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("set lookups instead of linear scans in "
-                                    "{0} ({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
-    }
+            .bind("node");
+    replaceEachMatch<CallExpr>(
+        Ctx, makeEdit("", 45), Algo,
+        [&](const CallExpr *Call) { return rewrite(Ctx, Call); },
+        "set lookups instead of linear scans", Out);
   }
 
 private:

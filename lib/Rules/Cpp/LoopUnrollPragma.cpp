@@ -25,7 +25,9 @@ public:
   LoopUnrollPragmaRule()
       : Rule("loop-unroll-pragma",
              "unroll pragmas (4 or 8) on the innermost loops of the target",
-             "unroll pragmas") {}
+             "unroll pragmas",
+             // cuda-unroll handles device code.
+             RuleLanguages::Host) {}
 
   std::vector<std::pair<std::string, std::string>>
   getOptionDefaults() const override {
@@ -34,8 +36,6 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (Ctx.isCuda())
-      return; // cuda-unroll handles device code.
     const FunctionDecl *FD = Ctx.getTargetDecl();
     if (!FD || !FD->getBody())
       return;

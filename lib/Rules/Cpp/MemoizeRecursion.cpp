@@ -91,12 +91,10 @@ public:
       : Rule("memoize-recursion",
              "a memo table for pure recursive functions of integral "
              "arguments that call themselves more than once",
-             "memo table") {}
+             "memo table", RuleLanguages::CPlusPlus) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.isCPlusPlus() || Ctx.isCuda())
-      return;
     const PrintingPolicy &PP = Ctx.getASTContext().getPrintingPolicy();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
       if (FD->isMain() || FD->isTemplated() || isa<CXXMethodDecl>(FD) ||

@@ -25,7 +25,6 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -177,8 +176,7 @@ public:
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
-      RuleEdit E = makeEdit("", 55);
-      std::vector<unsigned> Lines;
+      FunctionEdit E(makeEdit("", 55), Ctx, FD);
       for (const Stmt *S : loopsIn(FD->getBody())) {
         const auto *For = dyn_cast<ForStmt>(S);
         if (!For || !counterOf(For, AST))
@@ -186,20 +184,10 @@ public:
         const IfStmt *If = guardOf(For, AST);
         if (!If)
           continue;
-        std::optional<std::string> Text = rewrite(Ctx, If);
-        auto R = statementRange(Ctx, If);
-        RuleEdit Trial = E;
-        if (!Text || !R || !addReplacement(Trial, Ctx, *R, *Text))
-          continue;
-        E = std::move(Trial);
-        Lines.push_back(Ctx.getUserLine(If->getBeginLoc()));
+        if (std::optional<std::string> Text = rewrite(Ctx, If))
+          E.replace(If->getBeginLoc(), statementRange(Ctx, If), *Text);
       }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("break out of loops once their guard "
-                                    "fails for good in {0} ({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
+      E.addTo(Out, "break out of loops once their guard fails for good");
     }
   }
 

@@ -31,7 +31,6 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -242,8 +241,7 @@ public:
       // A template's pattern: what its instantiations pick is not settled.
       if (FD->isDependentContext())
         continue;
-      RuleEdit E = makeEdit("", 15);
-      std::vector<unsigned> Lines;
+      FunctionEdit E(makeEdit("", 15), Ctx, FD);
       for (const BoundNodes &N :
            match(findAll(callExpr(callee(functionDecl(hasName("::std::move"))),
                                   argumentCountIs(1))
@@ -272,25 +270,16 @@ public:
         bool Bare = false;
         if (!removalKeepsMeaning(Move, ArgConst, AST, Bare))
           continue;
-        auto Whole = Ctx.getEditRange(Move->getSourceRange());
         auto ArgRange = Ctx.getEditRange(Arg->getSourceRange());
-        if (!Whole || !ArgRange)
+        if (!ArgRange)
           continue;
         std::string Text = Ctx.getText(*ArgRange).str();
         if (!Bare && !isPostfix(Arg))
           Text = "(" + Text + ")";
-        RuleEdit Trial = E;
-        if (!addReplacement(Trial, Ctx, *Whole, Text))
-          continue;
-        E = std::move(Trial);
-        Lines.push_back(Ctx.getUserLine(Move->getBeginLoc()));
+        E.replace(Move->getBeginLoc(), Ctx.getEditRange(Move->getSourceRange()),
+                  Text);
       }
-      if (Lines.empty())
-        continue;
-      E.Description =
-          llvm::formatv("std::move that copies anyway removed in {0} ({1})",
-                        describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
+      E.addTo(Out, "std::move that copies anyway removed");
     }
   }
 };

@@ -75,12 +75,10 @@ public:
       : Rule("noexcept-swap",
              "noexcept on user swap functions that only swap and move "
              "members without throwing (performance-noexcept-swap)",
-             "noexcept swap") {}
+             "noexcept swap", RuleLanguages::CPlusPlusAndCuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.isCPlusPlus())
-      return;
     ASTContext &AST = Ctx.getASTContext();
     llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
     std::vector<const FunctionDecl *> Candidates;

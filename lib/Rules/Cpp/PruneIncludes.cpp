@@ -29,12 +29,10 @@ public:
       : Rule("prune-includes",
              "<iostream> or <bits/stdc++.h> in a file without stream I/O "
              "to the headers it uses",
-             "includes") {}
+             "includes", RuleLanguages::CPlusPlus) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.isCPlusPlus() || Ctx.isCuda())
-      return;
     ASTContext &AST = Ctx.getASTContext();
     // Any standard stream, or the function that synchronises them.
     auto Streams = declRefExpr(to(namedDecl(
@@ -46,13 +44,7 @@ public:
       return;
     std::vector<FileID> Removed;
     std::vector<std::string> Spellings;
-    for (const MainInclude &I : findMainIncludes(Ctx)) {
-      llvm::StringRef S = streamHeaderSpelling(I);
-      if (S.empty())
-        continue;
-      Removed.push_back(I.File);
-      Spellings.push_back(S.str());
-    }
+    findStreamIncludes(Ctx, Removed, Spellings);
     if (Removed.empty())
       return;
     std::vector<std::string> Headers = findHeadersNeededWithout(

@@ -15,7 +15,6 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -35,8 +34,7 @@ public:
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
-      RuleEdit E = makeEdit("", 35);
-      std::vector<unsigned> Lines;
+      FunctionEdit E(makeEdit("", 35), Ctx, FD);
       for (const BoundNodes &N :
            match(findAll(cxxForRangeStmt().bind("for")), *FD->getBody(), AST)) {
         const auto *S = N.getNodeAs<CXXForRangeStmt>("for");
@@ -45,16 +43,10 @@ public:
             !isExpensiveToCopy(V->getType(), AST) ||
             isMutatedIn(V, S->getBody(), AST))
           continue;
-        if (!makeConstReference(E, Ctx, V))
-          continue;
-        Lines.push_back(Ctx.getUserLine(S->getBeginLoc()));
+        E.tryChange(S->getBeginLoc(),
+                    [&](RuleEdit &T) { return makeConstReference(T, Ctx, V); });
       }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("range-for by const reference in {0} "
-                                    "({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
+      E.addTo(Out, "range-for by const reference");
     }
   }
 };

@@ -79,12 +79,10 @@ public:
       : Rule("remove-unused-globals",
              "remove unreferenced globals of standard-library types (their "
              "construction alone needs the C++ runtime)",
-             "unused globals") {}
+             "unused globals", RuleLanguages::CPlusPlusAndCuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (!Ctx.isCPlusPlus())
-      return;
     ASTContext &AST = Ctx.getASTContext();
     const SourceManager &SM = Ctx.getSourceManager();
     RuleEdit E = makeEdit("", 55);

@@ -12,8 +12,6 @@
 
 #include "../Rules.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -71,8 +69,7 @@ public:
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
-      RuleEdit E = makeEdit("", 25);
-      std::vector<unsigned> Lines;
+      FunctionEdit E(makeEdit("", 25), Ctx, FD);
       for (const Stmt *S : loopsIn(FD->getBody())) {
         const auto *For = dyn_cast<ForStmt>(S);
         if (!For || !compoundParent(AST, For))
@@ -114,34 +111,17 @@ public:
           continue;
         // Any other use of the vector in the loop (a nested loop, an inner
         // if) makes the count unsure.
-        unsigned Uses = 0;
-        struct Counter : RecursiveASTVisitor<Counter> {
-          const VarDecl *V;
-          unsigned &N;
-          Counter(const VarDecl *V, unsigned &N) : V(V), N(N) {}
-          bool VisitDeclRefExpr(DeclRefExpr *D) {
-            N += D->getDecl() == V;
-            return true;
-          }
-        } C(Vec, Uses);
-        C.TraverseStmt(const_cast<Stmt *>(For->getBody()));
-        if (Uses != 1)
+        if (countReferences(Vec, For->getBody()) != 1)
           continue;
         std::string Name = Vec->getNameAsString();
-        RuleEdit Trial = E;
-        if (!insertLineBefore(Trial, Ctx, For,
-                              "if (" + *Trip + " > 0)\n" + Name + ".reserve(" +
-                                  Name + ".size() + (" + *Trip + "));"))
-          continue;
-        E = std::move(Trial);
-        Lines.push_back(Ctx.getUserLine(For->getBeginLoc()));
+        E.tryChange(For->getBeginLoc(), [&](RuleEdit &T) {
+          return insertLineBefore(T, Ctx, For,
+                                  "if (" + *Trip + " > 0)\n" + Name +
+                                      ".reserve(" + Name + ".size() + (" +
+                                      *Trip + "));");
+        });
       }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("reserve before push_back loops in {0} "
-                                    "({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
+      E.addTo(Out, "reserve before push_back loops");
     }
   }
 };

@@ -28,12 +28,12 @@ public:
       : Rule("restrict-pointer-params",
              "__restrict__ on pointer parameters when every call passes "
              "distinct arrays",
-             "__restrict__") {}
+             "__restrict__",
+             // cuda-restrict-ldg handles kernels.
+             RuleLanguages::Host) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    if (Ctx.isCuda())
-      return; // cuda-restrict-ldg handles kernels.
     ASTContext &AST = Ctx.getASTContext();
     const SourceManager &SM = Ctx.getSourceManager();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {

@@ -18,7 +18,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -60,8 +59,7 @@ public:
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
-      RuleEdit E = makeEdit("", 40);
-      std::vector<unsigned> Lines;
+      FunctionEdit E(makeEdit("", 40), Ctx, FD);
       for (const BoundNodes &N :
            match(findAll(cxxOperatorCallExpr(hasOverloadedOperatorName("="))
                              .bind("assign")),
@@ -97,18 +95,11 @@ public:
           Text += (Text.empty() ? "" : "; ") + Name +
                   " += " + Ctx.getText(*R).str();
         }
-        auto Whole = Ctx.getEditRange(Assign->getSourceRange());
-        RuleEdit Trial = E;
-        if (!Ok || !Whole || !addReplacement(Trial, Ctx, *Whole, Text))
-          continue;
-        E = std::move(Trial);
-        Lines.push_back(Ctx.getUserLine(Assign->getBeginLoc()));
+        if (Ok)
+          E.replace(Assign->getBeginLoc(),
+                    Ctx.getEditRange(Assign->getSourceRange()), Text);
       }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("string appends in place in {0} ({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
+      E.addTo(Out, "string appends in place");
     }
   }
 };

@@ -333,7 +333,7 @@ public:
       : Rule(RuleId,
              "std::string variables of main only read, written, indexed, "
              "measured and compared to char arrays (no libstdc++ start-up)",
-             "char buffer") {}
+             "char buffer", RuleLanguages::CPlusPlus) {}
 
   std::vector<std::pair<std::string, std::string>>
   getOptionDefaults() const override {

@@ -14,7 +14,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -60,32 +59,13 @@ public:
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
-    ASTContext &AST = Ctx.getASTContext();
     auto Cmp = cxxOperatorCallExpr(hasAnyOverloadedOperatorName("==", "!="),
                                    argumentCountIs(2))
-                   .bind("op");
-    for (const FunctionDecl *FD : Ctx.getFunctions()) {
-      RuleEdit E = makeEdit("", 45);
-      std::vector<unsigned> Lines;
-      for (const BoundNodes &N : match(findAll(Cmp), *FD->getBody(), AST)) {
-        const auto *Op = N.getNodeAs<CXXOperatorCallExpr>("op");
-        std::string Text = rewrite(Ctx, Op);
-        auto R = Ctx.getEditRange(Op->getSourceRange());
-        if (Text.empty() || !R)
-          continue;
-        RuleEdit Trial = E;
-        if (!addReplacement(Trial, Ctx, *R, Text))
-          continue;
-        E = std::move(Trial);
-        Lines.push_back(Ctx.getUserLine(Op->getBeginLoc()));
-      }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("substr comparison -> compare in {0} "
-                                    "({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
-    }
+                   .bind("node");
+    replaceEachMatch<CXXOperatorCallExpr>(
+        Ctx, makeEdit("", 45), Cmp,
+        [&](const CXXOperatorCallExpr *Op) { return rewrite(Ctx, Op); },
+        "substr comparison -> compare", Out);
   }
 
 private:

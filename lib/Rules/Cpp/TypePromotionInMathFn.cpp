@@ -26,7 +26,6 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -204,8 +203,7 @@ public:
                     .bind("call");
     std::optional<FloatOverloads> Overloads;
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
-      RuleEdit E = makeEdit("", 30);
-      std::vector<unsigned> Lines;
+      FunctionEdit E(makeEdit("", 30), Ctx, FD);
       for (const BoundNodes &N : match(findAll(Call), *FD->getBody(), AST)) {
         const auto *C = N.getNodeAs<CallExpr>("call");
         const auto *Callee = N.getNodeAs<FunctionDecl>("fn");
@@ -225,18 +223,10 @@ public:
         std::string NewName =
             floatName(*Overloads, Callee, Ctx.getSourceManager(),
                       Ctx.getSourceManager().getExpansionLoc(C->getBeginLoc()));
-        RuleEdit Trial = E;
-        if (NewName.empty() || !addReplacement(Trial, Ctx, *R, NewName))
-          continue;
-        E = std::move(Trial);
-        Lines.push_back(Ctx.getUserLine(C->getBeginLoc()));
+        if (!NewName.empty())
+          E.replace(C->getBeginLoc(), R, NewName);
       }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("float math functions for float "
-                                    "arguments in {0} ({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
+      E.addTo(Out, "float math functions for float arguments");
     }
   }
 

@@ -20,7 +20,6 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -77,8 +76,7 @@ public:
     ASTContext &AST = Ctx.getASTContext();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
       const Stmt *Body = FD->getBody();
-      RuleEdit E = makeEdit("", 35);
-      std::vector<unsigned> Lines;
+      FunctionEdit E(makeEdit("", 35), Ctx, FD);
       for (const BoundNodes &N :
            match(findAll(declStmt(hasSingleDecl(
                      varDecl(hasLocalStorage(), hasInitializer(expr()))
@@ -105,16 +103,10 @@ public:
             (ST->isReferenceType() && !ConstRefParam) ||
             isMutatedIn(Source, Body, AST))
           continue;
-        if (!makeConstReference(E, Ctx, V))
-          continue;
-        Lines.push_back(Ctx.getUserLine(V->getLocation()));
+        E.tryChange(V->getLocation(),
+                    [&](RuleEdit &T) { return makeConstReference(T, Ctx, V); });
       }
-      if (Lines.empty())
-        continue;
-      E.Description = llvm::formatv("local copies as const references in {0} "
-                                    "({1})",
-                                    describeFunction(FD), describeLines(Lines));
-      Out.push_back(std::move(E));
+      E.addTo(Out, "local copies as const references");
     }
   }
 };

@@ -42,8 +42,7 @@ public:
       : Rule("cuda-fast-math",
              "float math in device code to the fast intrinsics (__expf, "
              "__logf, __sinf, ...), optionally __fdividef",
-             "fast math") {}
-  bool isCudaOnly() const override { return true; }
+             "fast math", RuleLanguages::Cuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {

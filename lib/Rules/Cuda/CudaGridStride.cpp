@@ -25,8 +25,7 @@ public:
       : Rule("cuda-grid-stride",
              "`i = global index; if (i < n)` kernels to grid-stride loops "
              "(correct for any grid)",
-             "grid-stride loop") {}
-  bool isCudaOnly() const override { return true; }
+             "grid-stride loop", RuleLanguages::Cuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {

@@ -27,8 +27,7 @@ public:
       : Rule("cuda-launch-bounds",
              "__launch_bounds__ with the largest block size the file launches "
              "the kernel with",
-             "__launch_bounds__") {}
-  bool isCudaOnly() const override { return true; }
+             "__launch_bounds__", RuleLanguages::Cuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {

@@ -60,18 +60,7 @@ const VarDecl *singleUseLocal(const Expr *E, ASTContext &AST) {
   const auto *FD = dyn_cast<FunctionDecl>(V->getDeclContext());
   if (!FD || !FD->getBody() || isMutatedIn(V, FD->getBody(), AST))
     return nullptr;
-  unsigned Refs = 0;
-  struct Counter : RecursiveASTVisitor<Counter> {
-    const VarDecl *V;
-    unsigned &N;
-    Counter(const VarDecl *V, unsigned &N) : V(V), N(N) {}
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
-      N += D->getDecl() == V;
-      return true;
-    }
-  } C(V, Refs);
-  C.TraverseStmt(FD->getBody());
-  return Refs == 1 ? V : nullptr;
+  return countReferences(V, FD->getBody()) == 1 ? V : nullptr;
 }
 
 /// True when the kernel's text depends on one block size: the literal
@@ -190,8 +179,7 @@ public:
       : Rule("cuda-launch-config",
              "block size of a launch over 64..1024 (2D: 8x8..32x32) with "
              "the matching grid, one variant per value",
-             "launch configuration") {}
-  bool isCudaOnly() const override { return true; }
+             "launch configuration", RuleLanguages::Cuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {

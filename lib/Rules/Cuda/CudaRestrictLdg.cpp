@@ -146,8 +146,7 @@ public:
       : Rule("cuda-restrict-ldg",
              "const __restrict__ on read-only kernel pointers (distinct "
              "buffers at every launch), and reads through __ldg",
-             "const __restrict__") {}
-  bool isCudaOnly() const override { return true; }
+             "const __restrict__", RuleLanguages::Cuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {

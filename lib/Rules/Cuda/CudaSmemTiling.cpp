@@ -25,14 +25,6 @@ using namespace clang;
 
 namespace {
 
-std::vector<const FunctionDecl *> kernels(const RuleContext &Ctx) {
-  std::vector<const FunctionDecl *> Out;
-  for (const FunctionDecl *FD : deviceFunctions(Ctx, true))
-    if (FD->getBody())
-      Out.push_back(FD);
-  return Out;
-}
-
 /// Which of \p Vars an expression refers to.
 bool refersTo(const Expr *E, const VarDecl *V) {
   return referencedVars(E).count(V) != 0;
@@ -44,13 +36,12 @@ public:
       : Rule("cuda-smem-tiling",
              "the naive matrix multiply in shared-memory tiles (blocks of "
              "TILE x TILE; the naive loop otherwise)",
-             "shared-memory tiles") {}
-  bool isCudaOnly() const override { return true; }
+             "shared-memory tiles", RuleLanguages::Cuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
-    for (const FunctionDecl *K : kernels(Ctx)) {
+    for (const FunctionDecl *K : deviceFunctions(Ctx, true)) {
       std::optional<Matmul> M = match(K, AST);
       if (!M)
         continue;

@@ -43,8 +43,7 @@ public:
       : Rule("cuda-unroll",
              "#pragma unroll on the innermost loops of device code (full for "
              "constant trip counts, else 2, 4 or 8)",
-             "unroll pragmas") {}
-  bool isCudaOnly() const override { return true; }
+             "unroll pragmas", RuleLanguages::Cuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {

@@ -28,14 +28,6 @@ using namespace clang;
 
 namespace {
 
-std::vector<const FunctionDecl *> kernels(const RuleContext &Ctx) {
-  std::vector<const FunctionDecl *> Out;
-  for (const FunctionDecl *FD : deviceFunctions(Ctx, true))
-    if (FD->getBody())
-      Out.push_back(FD);
-  return Out;
-}
-
 struct Access {
   const ArraySubscriptExpr *E;
   const ParmVarDecl *Param;
@@ -48,13 +40,12 @@ public:
       : Rule("cuda-vectorize-float4",
              "element-wise float/int kernels on float4/int4 loads and stores "
              "(scalar when unaligned)",
-             "float4 loads") {}
-  bool isCudaOnly() const override { return true; }
+             "float4 loads", RuleLanguages::Cuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
-    for (const FunctionDecl *K : kernels(Ctx)) {
+    for (const FunctionDecl *K : deviceFunctions(Ctx, true)) {
       std::optional<IndexGuard> G = matchIndexGuard(K, AST);
       if (!G)
         continue;

@@ -24,14 +24,6 @@ using namespace clang;
 
 namespace {
 
-std::vector<const FunctionDecl *> kernels(const RuleContext &Ctx) {
-  std::vector<const FunctionDecl *> Out;
-  for (const FunctionDecl *FD : deviceFunctions(Ctx, true))
-    if (FD->getBody())
-      Out.push_back(FD);
-  return Out;
-}
-
 /// True when \p E reads threadIdx or a local variable (its value may differ
 /// between the threads of a warp).
 bool variesPerThread(const Expr *E) {
@@ -58,13 +50,12 @@ public:
       : Rule("cuda-warp-reduce",
              "atomicAdd of every thread into one address to a warp-shuffle "
              "reduction and one atomic per warp",
-             "warp reduction") {}
-  bool isCudaOnly() const override { return true; }
+             "warp reduction", RuleLanguages::Cuda) {}
 
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
     ASTContext &AST = Ctx.getASTContext();
-    for (const FunctionDecl *K : kernels(Ctx)) {
+    for (const FunctionDecl *K : deviceFunctions(Ctx, true)) {
       const auto *Body = dyn_cast<CompoundStmt>(K->getBody());
       if (!Body || Body->body_empty() ||
           usesMultiDimensionalIndex(K->getBody()) || hasReturn(Body))
