@@ -6,6 +6,7 @@
 
 #include "maxcode/Eval/BinaryCheck.h"
 #include "maxcode/Rewrite/Screen.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/MC/MCAsmInfo.h"
@@ -233,7 +234,8 @@ maxcode::judgeBinary(const BinaryFacts &Original, const BinaryFacts &Variant,
       continue;
     return "the linked program uses " + Name + " (" + Key +
            "), which the original's does not: the code reaches it under a "
-           "name the screen did not see (allow it with --allow-api=" +
+           "name the screen did not see (allow it with " +
+           optionRef("AllowApi") + "=" +
            (Name.find_first_of(" :(") == std::string::npos ? Name : Key) +
            " if it is meant)";
   }
@@ -252,11 +254,12 @@ maxcode::judgeBinary(const BinaryFacts &Original, const BinaryFacts &Variant,
                          "where the original's holds {3}: code that reads "
                          "the clock, the processor or the kernel, or talks "
                          "to valgrind, directly (allow it with "
-                         "--allow-api={4} if it is meant)",
+                         "{5}={4} if it is meant)",
                          Count, Name, Count == 1 ? "" : "s", Before,
                          Name.find(' ') == std::string::npos
                              ? Name
-                             : apiCategoryKey(C).str())
+                             : apiCategoryKey(C).str(),
+                         optionRef("AllowApi"))
         .str();
   }
   return std::nullopt;

@@ -21,6 +21,7 @@
 #include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -218,8 +219,9 @@ evaldetail::judgeTestRun(const ProcessResult &P, const SupervisorReport *Rep,
       D->Detail.clear();
     } else {
       F.Reason += ": '" + bounded(D->Actual) + "' is " + D->Detail +
-                  "; an answer within --tolerance of the expected one must "
-                  "still be the one the program prints";
+                  "; an answer within " + optionRef("Tolerance") +
+                  " of the expected one must still be the one the program "
+                  "prints";
     }
     F.FirstFailure = std::move(*D);
     return F;

@@ -374,8 +374,8 @@ std::optional<std::string> Evaluator::ProgramHarness::noHeldOutTiming() const {
              ? "one test only, so none is held out: the ratio is measured on "
                "the input the search saw, and a variant that remembers its "
                "answer would not be caught; give more tests"
-             : "no held-out test (--held-out=0): the ratio is measured on the "
-               "inputs the search saw";
+             : "no held-out test (" + optionRef("HeldOut") +
+                   "=0): the ratio is measured on the inputs the search saw";
 }
 
 llvm::ArrayRef<std::string>

@@ -235,8 +235,9 @@ Evaluator::ProjectHarness::floorRuns(MeasureMode) {
 std::optional<std::string> Evaluator::ProjectHarness::noHeldOutTiming() const {
   if (!E.Config.HoldoutBenchCmd.empty())
     return std::nullopt;
-  return "the ratio is the bench's, on inputs the search saw; "
-         "--holdout-bench-cmd would time the winner on inputs it did not see";
+  return "the ratio is the bench's, on inputs the search saw; " +
+         optionRef("HoldoutBenchCommand") +
+         " would time the winner on inputs it did not see";
 }
 
 llvm::Error Evaluator::ProjectHarness::copyProject(Built &B,
@@ -424,16 +425,16 @@ llvm::Expected<double> Evaluator::ProjectHarness::measureBench(Built &B,
     ++Matches;
     if (!llvm::to_float(M.size() > 1 ? M[1] : M[0], Value))
       return llvm::make_error<RunFailure>(
-          EvalStatus::Crash, "--bench-metric '" + E.Config.BenchMetric +
-                                 "' matched '" + bounded(M[0], 80) +
-                                 "', which holds no number");
+          EvalStatus::Crash,
+          optionRef("BenchMetric") + " '" + E.Config.BenchMetric +
+              "' matched '" + bounded(M[0], 80) + "', which holds no number");
     size_t Next = M[0].data() + std::max<size_t>(M[0].size(), 1) - Rest.data();
     Rest = Rest.drop_front(std::min(Next, Rest.size()));
   }
   if (Matches != 1)
     return llvm::make_error<RunFailure>(
         EvalStatus::Crash,
-        "--bench-metric '" + E.Config.BenchMetric + "' matched " +
+        optionRef("BenchMetric") + " '" + E.Config.BenchMetric + "' matched " +
             std::to_string(Matches) +
             " times in the bench's output; it must match exactly once");
   return Value;

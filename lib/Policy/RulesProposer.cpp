@@ -8,6 +8,7 @@
 #include "maxcode/Rewrite/FormatStyle.h"
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Options.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -265,8 +266,9 @@ std::vector<PlacedEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
                    << (Out.empty() ? "no edit"
                                    : std::to_string(Out.size()) + " edit(s)")
                    << (R.Options.Scope == EditScope::Target
-                           ? " in the target (--scope=target)"
-                           : "")
+                           ? " in the target (" + optionRef("Scope") +
+                                 "=target)"
+                           : std::string())
                    << "\n";
       for (const RuleEdit &E : Out)
         llvm::dbgs() << DEBUG_TYPE << ":   " << E.Description << "\n";

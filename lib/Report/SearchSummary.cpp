@@ -6,6 +6,7 @@
 
 #include "maxcode/Report/SearchSummary.h"
 #include "maxcode/Report/EvalOutput.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -183,9 +184,9 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
   printIntegrityLine(S.Integrity, OS);
   if (S.BelowMinSpeedup)
     OS << llvm::formatv("not applied or exported: {0:f3}x is below "
-                        "--min-speedup={1:f3}, too small a change to be worth "
-                        "a review (--min-speedup=1 takes any verified win)\n",
-                        S.Speedup, S.MinSpeedup);
+                        "{2}={1:f3}, too small a change to be worth a review "
+                        "({2}=1 takes any verified win)\n",
+                        S.Speedup, S.MinSpeedup, optionRef("MinSpeedup"));
   if (S.Applied)
     OS << "applied to " << S.File << "\n";
   if (!S.FixesPath.empty())

@@ -6,6 +6,7 @@
 
 #include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Frontend/ParseSupport.h"
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/Process.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -490,6 +491,11 @@ VariantScreen::create(const tooling::CompileCommand &Command,
   return S;
 }
 
+/// The start of every reason why an edit breaks the target scope.
+static std::string outsideTargetScope() {
+  return "edits outside " + optionRef("Scope") + "=target";
+}
+
 bool VariantScreen::allowed(const FileScan &Orig, const ApiUse &U) const {
   if (U.Category == ApiCategory::FileSystem)
     return true;
@@ -510,7 +516,7 @@ std::string VariantScreen::outsideScope(unsigned Line,
   // Judged on the preprocessed tokens: an edit that changes only how the
   // code after the target expands (a new #define, a _Pragma) is named at
   // the first line whose tokens differ.
-  return "edits outside --scope=target: line " + std::to_string(Line) + " (" +
+  return outsideTargetScope() + ": line " + std::to_string(Line) + " (" +
          Where.str() + " the target) was changed or removed: '" + Text + "'";
 }
 
@@ -570,8 +576,7 @@ std::optional<std::string> VariantScreen::judgeScope(const FileScan &Orig,
     ++Kept;
   }
   if (Kept == Head.size())
-    return std::string("edits outside --scope=target: the target's "
-                       "definition was removed");
+    return outsideTargetScope() + ": the target's definition was removed";
   // In the new text, a pragma outside any body would apply to the code
   // after it, unless it is undone there (push ... pop).
   int Depth = 0, Pushed = 0;
@@ -588,16 +593,16 @@ std::optional<std::string> VariantScreen::judgeScope(const FileScan &Orig,
     } else if (Tok.PragmaKind == 2 && Pushed > 0) {
       --Pushed;
     } else if (Pushed == 0) {
-      return "edits outside --scope=target: a #pragma at line " +
+      return outsideTargetScope() + ": a #pragma at line " +
              std::to_string(Tok.Line) +
              " of the variant, outside the target's body, would apply to the "
              "code after it";
     }
   }
   if (Pushed > 0)
-    return std::string("edits outside --scope=target: a #pragma push before "
-                       "the target is never popped, so it would apply to the "
-                       "code after it");
+    return outsideTargetScope() +
+           ": a #pragma push before the target is never popped, so it would "
+           "apply to the code after it";
   return std::nullopt;
 }
 
@@ -626,9 +631,8 @@ std::optional<std::string> VariantScreen::judge(const FileScan &Orig,
     if (U.Definition)
       return "defines " + U.Name + " at line " + std::to_string(U.Line) +
              ", a library " + apiCategoryName(U.Category).str() +
-             " symbol the original does not define (allow it with "
-             "--allow-api=" +
-             Key + ")";
+             " symbol the original does not define (allow it with " +
+             optionRef("AllowApi") + "=" + Key + ")";
     std::string What = U.Name == "/proc"  ? "a path under /proc"
                        : U.Name == "envp" ? "main's environment parameter"
                        : U.Name == "asm"  ? "inline assembly"
@@ -638,11 +642,12 @@ std::optional<std::string> VariantScreen::judge(const FileScan &Orig,
       return "adds " + What + " at line " + std::to_string(U.Line) +
              ", which ties the program to an instruction set the original "
              "does not need, so it would not run on every machine the "
-             "original runs on (allow it with --allow-isa=native or a list)";
+             "original runs on (allow it with " +
+             optionRef("AllowIsa") + "=native or a list)";
     return "adds " + What + " (" + apiCategoryName(U.Category).str() +
            ") at line " + std::to_string(U.Line) +
-           ", which the original does not use (allow it with --allow-api=" +
-           Key + ")";
+           ", which the original does not use (allow it with " +
+           optionRef("AllowApi") + "=" + Key + ")";
   }
   if (Scope == EditScope::Target)
     return judgeScope(Orig, V);

@@ -272,9 +272,10 @@ private:
   std::vector<unsigned> Lines;
 };
 
-/// The commonest shape of all: in each function, every node \p M binds as
-/// "node" for which \p Rewrite has a text (empty: none) replaced by it,
-/// one edit per function (\p Empty, from makeEdit), described as \p What.
+/// The rules that replace what a matcher finds: in each function, every
+/// node \p M binds as "node" for which \p Rewrite has a text (empty: none)
+/// replaced by it, one edit per function (\p Empty, from makeEdit),
+/// described as \p What.
 template <typename NodeT>
 void replaceEachMatch(const RuleContext &Ctx, const RuleEdit &Empty,
                       const clang::ast_matchers::StatementMatcher &M,

@@ -9,6 +9,7 @@
 #include "maxcode/Search/Driver.h"
 #include "maxcode/Support/Diff.h"
 #include "maxcode/Support/Error.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -187,8 +188,8 @@ llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
     Empty.File = S.File;
     Empty.Original = S.Original;
     Empty.Result = S.Original;
-    if (llvm::Error E =
-            exportFixes(Empty, Opts.ExportFixes, "below --min-speedup"))
+    if (llvm::Error E = exportFixes(Empty, Opts.ExportFixes,
+                                    "below " + optionRef("MinSpeedup")))
       return makeInternal(std::move(E));
     W.Exported = true;
   } else if (!Opts.ExportFixes.empty()) {

@@ -559,8 +559,15 @@ std::error_code OptionError::convertToErrorCode() const {
 // quotes holds them.
 static constexpr char RefOpen = '\x1d', RefClose = '\x1e';
 
+static OptionSpeller ProcessSpeller = nullptr;
+
+void maxcode::setOptionSpeller(OptionSpeller Spell) { ProcessSpeller = Spell; }
+
 std::string maxcode::optionRef(llvm::StringRef Key) {
-  assert(findOption(Key) && "optionRef of a key not in Options.def");
+  const OptionInfo *I = findOption(Key);
+  assert(I && "optionRef of a key not in Options.def");
+  if (ProcessSpeller && I)
+    return ProcessSpeller(*I);
   return RefOpen + Key.str() + RefClose;
 }
 

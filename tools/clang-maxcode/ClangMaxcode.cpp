@@ -383,6 +383,8 @@ int main(int argc, const char **argv) {
           "clang-maxcode: make C++ and CUDA code faster by measured search\n",
           &errs()))
     return 1;
+  // From here on the libraries name settings in this run's words.
+  setOptionSpeller(speller());
   if (!FixedError.empty())
     return userError(FixedError);
 #ifndef MAXCODE_LLVM_HAS_DEBUG_OPTIONS

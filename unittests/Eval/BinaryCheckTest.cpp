@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Eval/BinaryCheck.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -27,7 +28,8 @@ TEST(BinaryCheckTest, NewWatchedSymbolsAreRefusedUnlessAllowed) {
   EXPECT_NE(Why->find("uses clock_gettime (clock), which the original's does "
                       "not"),
             std::string::npos);
-  EXPECT_NE(Why->find("--allow-api=clock_gettime"), std::string::npos);
+  EXPECT_NE(Why->find(optionRef("AllowApi") + "=clock_gettime"),
+            std::string::npos);
   EXPECT_FALSE(judgeBinary(Orig, Var, {"clock_gettime"}));
   EXPECT_FALSE(judgeBinary(Orig, Var, {"clock"}));
   EXPECT_TRUE(judgeBinary(Orig, Var, {"socket"}));
@@ -50,7 +52,8 @@ TEST(BinaryCheckTest, MoreWatchedInstructionsAreRefused) {
   Var.Instructions = {{"valgrind client request", 1}};
   Why = judgeBinary(Orig, Var, {});
   ASSERT_TRUE(Why);
-  EXPECT_NE(Why->find("--allow-api=measurement"), std::string::npos);
+  EXPECT_NE(Why->find(optionRef("AllowApi") + "=measurement"),
+            std::string::npos);
   // Where the instructions could not be read, only the symbols judge.
   Var.InstructionsRead = false;
   EXPECT_FALSE(judgeBinary(Orig, Var, {}));

@@ -221,6 +221,15 @@ TEST(OptionsTest, LibrariesNameOptionsByKey) {
   EXPECT_EQ(llvm::toString(spellOptionErrors(llvm::createStringError(Message),
                                              settingSpelling)),
             "give llmEndpoint=<url> or heldOut");
+  // Once a front end has said its words, optionRef writes them: text a
+  // library keeps reads the same wherever it goes.
+  setOptionSpeller(settingSpelling);
+  EXPECT_EQ("edits outside " + optionRef("Scope") + "=target",
+            "edits outside scope=target");
+  setOptionSpeller(flagSpelling);
+  EXPECT_EQ(optionRef("HeldOut"), "--held-out");
+  setOptionSpeller(nullptr);
+  EXPECT_EQ(spellOptions(optionRef("HeldOut"), flagSpelling), "--held-out");
   // Text without a mark is left alone, braces and all.
   EXPECT_EQ(spellOptions("make ${Tests} {HeldOut}", flagSpelling),
             "make ${Tests} {HeldOut}");

@@ -210,11 +210,20 @@ public:
   std::error_code convertToErrorCode() const override;
 };
 
-/// How a library names option \p Key in a message it returns: a mark that
-/// the front end replaces with its own name for the option
-/// (spellOptionErrors), so that the command line says "--held-out" and the
-/// editor "heldOut". "optionRef("Measure") + "=time"" reads "--measure=time".
+/// How a library names option \p Key in what it writes, so that the
+/// command line says "--held-out" and the editor "heldOut":
+/// "optionRef("Measure") + "=time"" reads "--measure=time". Once the front
+/// end has said its words (setOptionSpeller), the name itself: text that is
+/// kept (a verdict's reason in the store, a report, a prompt) reads the same
+/// wherever it goes. Before, a mark that the front end replaces where the
+/// text comes out (spellOptionErrors, OptionSpellingStream).
 std::string optionRef(llvm::StringRef Key);
+
+/// How a front end names an option: flagSpelling, settingSpelling.
+using OptionSpeller = std::string (*)(const OptionInfo &);
+/// Sets, for the rest of the process, the words optionRef writes; a front
+/// end calls it once, at start-up, before any thread.
+void setOptionSpeller(OptionSpeller Spell);
 
 /// \p Text with each optionRef in it said with \p Spell's name.
 std::string
@@ -229,7 +238,7 @@ std::string settingSpelling(const OptionInfo &I);
 /// reaches the user in the front end's words.
 class OptionSpellingStream : public llvm::raw_ostream {
 public:
-  using Speller = std::string (*)(const OptionInfo &);
+  using Speller = OptionSpeller;
   OptionSpellingStream(llvm::raw_ostream &Out, Speller Spell)
       : Out(Out), Spell(Spell) {
     SetUnbuffered();
