@@ -39,7 +39,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <cmath>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -420,8 +419,8 @@ void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
         100 * PerHeldOut / PerFeedback));
     return;
   }
-  double Feedback = R.Ratio, FeedbackRaw = R.RawRatio;
-  double Margin = std::max({R.Noise, R.RatioSpread, H.Noise, H.RatioSpread});
+  double FeedbackRaw = R.RawRatio;
+  bool ShownOnly = fastOnlyOnShownInputs(R, H);
   R.FeedbackRatio = FeedbackRaw;
   R.TimedOn = "held-out";
   R.BaselineCost = H.BaselineCost;
@@ -431,19 +430,7 @@ void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
   R.RatioSpread = H.RatioSpread;
   R.Noise = H.Noise;
   R.Reason = H.Reason;
-  // Faster, resolvably, on what the search saw, and not on what it did not
-  // (answers remembered, or a fast path keyed on those inputs): nothing
-  // resolvable held out, or less than half the feedback speedup in log terms
-  // (a 150x remembered answer beside the 1.1x a loaded machine gives an
-  // unchanged program). An honest speedup varies with the input far less
-  // (1.8x shown, 1.6x held out). The two must also be far apart beyond the
-  // noise, and by a quarter at least: one run of a program of milliseconds
-  // reads 1.04x on some inputs and 0.85x on others from noise alone.
-  bool FarApart =
-      FeedbackRaw >= 1.1 && H.RawRatio > 0 &&
-      FeedbackRaw / H.RawRatio > 1 + std::max(2 * Margin, 0.25) &&
-      (H.Ratio <= 1 || std::log(H.RawRatio) < 0.5 * std::log(FeedbackRaw));
-  if (Feedback > 1 && FarApart) {
+  if (ShownOnly) {
     R.ShownInputsOnly = true;
     R.Reason = llvm::formatv("fast only on the inputs it was shown: {0:f2}x "
                              "on the feedback inputs, {1:f2}x on held-out "

@@ -36,10 +36,7 @@ namespace {
 /// The relative margin within which \p A and \p B measure the same speedup:
 /// their runs' noise or their ratios' spread, and at least 1%.
 double sameWithin(const EvalResult &A, const EvalResult &B) {
-  auto Rel = [](const EvalResult &R) {
-    return std::max(R.Noise, R.RawRatio > 0 ? R.RatioSpread / R.RawRatio : 0);
-  };
-  return std::max({0.01, Rel(A), Rel(B)});
+  return std::max({0.01, A.relativeMargin(), B.relativeMargin()});
 }
 
 /// Whether \p Candidate keeps the speedup \p Reference measured, within the

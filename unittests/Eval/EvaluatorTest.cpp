@@ -442,6 +442,45 @@ TEST(EvaluatorTest, JobKeysAreTheSameInAnotherEvaluator) {
   EXPECT_GE(Timed, 4u);
 }
 
+static EvalResult measured(double Raw, double Spread, double Noise,
+                           double Ratio) {
+  EvalResult R;
+  R.Status = EvalStatus::Ok;
+  R.RawRatio = Raw;
+  R.RatioSpread = Spread;
+  R.Noise = Noise;
+  R.Ratio = Ratio;
+  return R;
+}
+
+TEST(HeldOutTest, RememberedAnswerIsShownOnlyWhateverItsSpread) {
+  // A remembered answer read 204239x on the feedback bench, its pairs
+  // scattered by tens of thousands (a few microseconds each), and 1.0x held
+  // out: the spread is relative to the ratio (CI, 2026-12-03, credited 1.0x
+  // without the verdict when an absolute spread of 125000 was the margin).
+  EvalResult Shown = measured(204239, 125000, 0.6, 204239);
+  EvalResult Held = measured(1.0, 0.02, 0.03, 1.0);
+  EXPECT_NEAR(Shown.relativeMargin(), 0.612, 0.001);
+  EXPECT_TRUE(fastOnlyOnShownInputs(Shown, Held));
+  // A 150x remembered beside the 1.1x a loaded machine reads held out.
+  EXPECT_TRUE(fastOnlyOnShownInputs(measured(150, 10, 0.05, 150),
+                                    measured(1.1, 0.05, 0.05, 1.1)));
+}
+
+TEST(HeldOutTest, HonestSpeedupsAndNoiseAreNot) {
+  // An honest speedup varies with the input, far less than that.
+  EXPECT_FALSE(fastOnlyOnShownInputs(measured(1.8, 0.05, 0.03, 1.8),
+                                     measured(1.6, 0.05, 0.03, 1.6)));
+  EXPECT_FALSE(fastOnlyOnShownInputs(measured(40, 4, 0.05, 40),
+                                     measured(25, 3, 0.05, 25)));
+  // Within the noise on both: 1.04x shown, 0.85x held out.
+  EXPECT_FALSE(fastOnlyOnShownInputs(measured(1.04, 0.1, 0.1, 1.0),
+                                     measured(0.85, 0.1, 0.1, 1.0)));
+  // Far apart but within this noisy a run's margin.
+  EXPECT_FALSE(fastOnlyOnShownInputs(measured(3, 0.3, 0.9, 3),
+                                     measured(1.2, 0.2, 0.9, 1.2)));
+}
+
 TEST(EvalCacheTest, RoundTripsThroughSQLite) {
   llvm::SmallString<128> Path;
   ASSERT_FALSE(

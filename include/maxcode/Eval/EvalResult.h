@@ -114,7 +114,20 @@ struct EvalResult {
   bool FromCache = false;
 
   bool ok() const { return Status == EvalStatus::Ok; }
+
+  /// How far the measured ratio may be off, relative to it: the runs' noise
+  /// or the ratios' spread (an absolute half-IQR) over their median. Two
+  /// ratios are compared by this, never by the absolute spread: a 200000x
+  /// remembered answer has a spread of tens of thousands.
+  double relativeMargin() const;
 };
+
+/// Whether a variant measured \p Feedback on the inputs the search saw and
+/// \p HeldOut on inputs it did not is fast only on the former (DESIGN
+/// section 4, rule 10): resolvably faster there, and not, or far less, on
+/// the held-out ones.
+bool fastOnlyOnShownInputs(const EvalResult &Feedback,
+                           const EvalResult &HeldOut);
 
 } // namespace maxcode
 
