@@ -27,8 +27,8 @@ Server::Impl::Database Server::Impl::loadDatabase(llvm::StringRef Path) {
   }
   // As clangd: without a database a file is still parsed, with the default
   // command for its language.
-  Log.info("using the default command for " + Path + ": " +
-           llvm::toString(Loaded.takeError()));
+  Logger::info("using the default command for {0}: {1}", Path,
+               llvm::toString(Loaded.takeError()));
   auto Fixed = std::make_unique<clang::tooling::FixedCompilationDatabase>(
       llvm::sys::path::parent_path(Path), std::vector<std::string>());
   D.DB.Raw = Fixed.get();
@@ -63,8 +63,8 @@ const Document *Server::Impl::updateTargets(const std::string &URI) {
     Database D = loadDatabase(Path);
     ResolvedCommand RC = resolveCompileCommand(D.DB, Path);
     if (!RC.Fallback.empty())
-      Log.verbose(Path + " is not in " + D.DB.Origin + "; using " +
-                  RC.Fallback);
+      Logger::debug("{0} is not in {1}; using {2}", Path, D.DB.Origin,
+                    RC.Fallback);
     std::string Diags;
     llvm::raw_string_ostream DiagOS(Diags);
     auto Parsed = parseTargets(RC.Command, Path, Opts.Parse, DiagOS,
@@ -73,10 +73,10 @@ const Document *Server::Impl::updateTargets(const std::string &URI) {
       Targets = std::move(Parsed->Targets);
     } else {
       Error = llvm::toString(Parsed.takeError());
-      Log.info("no targets in " + Path + ": " + Error);
+      Logger::info("no targets in {0}: {1}", Path, Error);
     }
     if (!Diags.empty())
-      Log.verbose(Diags);
+      Logger::debug("{0}", Diags);
   }
   std::lock_guard<std::mutex> Lock(Mu);
   Document &Doc = Documents[URI];
@@ -86,36 +86,36 @@ const Document *Server::Impl::updateTargets(const std::string &URI) {
   return &Doc;
 }
 
-void Server::Impl::onCodeAction(const json &ID, const json &Params) {
-  const json *URIField = path(Params, {"textDocument", "uri"});
-  std::optional<Range> Selection = rangeFrom(member(Params, "range"));
-  if (!URIField || !URIField->is_string() || !Selection)
-    return replyError(ID, InvalidParams,
-                      "codeAction needs textDocument.uri and a range");
-  std::string URI = URIField->get<std::string>();
-  json Actions = json::array();
-  if (!wantsRewrite(path(Params, {"context", "only"})))
-    return reply(ID, Actions);
+void Server::Impl::onCodeAction(const llvm::lsp::CodeActionParams &Params,
+                                Callback<json::Value> Reply) {
+  std::string URI = Params.textDocument.uri.uri().str();
+  json::Array Actions;
+  if (!wantsRewrite(Params.context.only))
+    return Reply(std::move(Actions));
   const Document *Doc = updateTargets(URI);
   if (!Doc) {
-    Log.info("codeAction for " + URI + ", which is not open");
-    return reply(ID, Actions);
+    Logger::info("codeAction for {0}, which is not open", URI);
+    return Reply(std::move(Actions));
   }
   std::lock_guard<std::mutex> Lock(Mu);
-  auto [First, Last] = selectedLines(*Selection);
+  auto [First, Last] = selectedLines(Params.range);
   for (size_t I : targetsOnLines(Doc->Targets, First, Last)) {
     const Target &T = Doc->Targets[I];
     std::string Title = "MaxCode: optimise " + quoteName(T.Name);
-    json Command = {
+    // LLVM's CodeAction has no command: the action and the command are
+    // LSP's, written here.
+    json::Object Command{
         {"title", Title},
         {"command", OptimizeCommand},
         {"arguments",
-         {{{"uri", URI}, {"target", T.Name}, {"version", Doc->Version}}}}};
+         json::Array{json::Object{
+             {"uri", URI}, {"target", T.Name}, {"version", Doc->Version}}}}};
     if (ClientCodeActionLiterals)
-      Actions.push_back(
-          {{"title", Title}, {"kind", RewriteKind}, {"command", Command}});
+      Actions.push_back(json::Object{{"title", Title},
+                                     {"kind", RewriteKind},
+                                     {"command", std::move(Command)}});
     else
-      Actions.push_back(Command);
+      Actions.push_back(std::move(Command));
   }
-  reply(ID, Actions);
+  Reply(std::move(Actions));
 }

@@ -18,45 +18,53 @@ using namespace maxcode::lsp;
 
 /// Reads the command and the argument of a workspace/executeCommand
 /// request; the error says what is wrong with them.
-static llvm::Expected<OptimizeArgs> optimizeArgsFrom(const json &Params) {
-  std::optional<std::string> Command = getString(Params, "command");
+static llvm::Expected<OptimizeArgs> optimizeArgsFrom(const json::Value &V) {
+  const json::Object *Params = V.getAsObject();
+  std::optional<llvm::StringRef> Command =
+      Params ? Params->getString("command") : std::nullopt;
   if (Command != OptimizeCommand)
-    return llvm::createStringError("unknown command '" + Command.value_or("") +
-                                   "'");
-  const json *Args = member(Params, "arguments");
-  const json *Arg =
-      Args && Args->is_array() && Args->size() == 1 ? &Args->front() : nullptr;
-  std::optional<std::string> URI = Arg ? getString(*Arg, "uri") : std::nullopt;
-  std::optional<std::string> Name =
-      Arg ? getString(*Arg, "target") : std::nullopt;
+    return llvm::createStringError("unknown command '" +
+                                   Command.value_or("").str() + "'");
+  const json::Array *Args = Params->getArray("arguments");
+  const json::Object *Arg =
+      Args && Args->size() == 1 ? Args->front().getAsObject() : nullptr;
+  std::optional<llvm::StringRef> URI =
+      Arg ? Arg->getString("uri") : std::nullopt;
+  std::optional<llvm::StringRef> Name =
+      Arg ? Arg->getString("target") : std::nullopt;
   std::optional<int64_t> Version =
-      Arg ? getInteger(*Arg, "version") : std::nullopt;
+      Arg ? Arg->getInteger("version") : std::nullopt;
   if (!URI || !Name || !Version)
-    return llvm::createStringError(
-        std::string(OptimizeCommand) +
-        " takes one argument: {uri, target, version}");
-  const json *Token = member(Params, "workDoneToken");
-  if (Token && !isValidID(*Token))
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "workDoneToken must be an integer or a string");
-  return OptimizeArgs{std::move(*URI), std::move(*Name), *Version, Token};
+    return llvm::createStringError(OptimizeCommand +
+                                   " takes one argument: {uri, target, "
+                                   "version}");
+  OptimizeArgs A{URI->str(), Name->str(), *Version, std::nullopt};
+  if (const json::Value *Token = Params->get("workDoneToken")) {
+    if (!isValidID(*Token))
+      return llvm::createStringError(
+          "workDoneToken must be an integer or a string");
+    A.Token = *Token;
+  }
+  return A;
 }
 
-void Server::Impl::onExecuteCommand(const json &ID, const json &Params) {
-  llvm::Expected<OptimizeArgs> A = optimizeArgsFrom(Params);
+void Server::Impl::onExecuteCommand(const RawParams &Params,
+                                    Callback<json::Value> Reply) {
+  llvm::Expected<OptimizeArgs> A = optimizeArgsFrom(Params.V);
   if (!A)
-    return replyError(ID, InvalidParams, llvm::toString(A.takeError()));
-  std::optional<OptimizeFile> F = checkDocument(ID, *A);
-  if (!F || !checkTarget(ID, *A, *F))
+    return Reply(llvm::make_error<LSPError>(llvm::toString(A.takeError()),
+                                            ErrorCode::InvalidParams));
+  std::optional<OptimizeFile> F = checkDocument(Reply, *A);
+  if (!F || !checkTarget(Reply, *A, *F))
     return;
-  std::optional<JobSettings> Settings = jobSettings(ID, F->Path);
+  std::optional<JobSettings> Settings = jobSettings(Reply, F->Path);
   if (!Settings)
     return;
 
   auto NewJob = std::make_unique<Job>();
   Job &J = *NewJob;
-  J.RequestID = ID;
+  J.RequestID = DispatchedID;
+  J.Reply = std::move(Reply);
   J.URI = A->URI;
   J.Name = F->FileName;
   J.Version = A->Version;
@@ -66,33 +74,35 @@ void Server::Impl::onExecuteCommand(const json &ID, const json &Params) {
   J.Request.BuildPath = loadDatabase(F->Path).BuildPath;
   J.Request.WorkingDir = Settings->WorkingDir;
   J.Request.Options = std::move(Settings->Options);
-  startJob(std::move(NewJob), A->Token);
+  J.Token = std::move(A->Token);
+  startJob(std::move(NewJob));
 }
 
 // Everything the user can fix is said with showMessage; the request then
 // succeeds, having done nothing.
-void Server::Impl::refuse(const json &ID, MessageType Type,
+void Server::Impl::refuse(Callback<json::Value> &Reply, MessageType Type,
                           const llvm::Twine &Message) {
   showMessage(Type, ("MaxCode: " + Message).str());
-  reply(ID, nullptr);
+  Reply(nullptr);
 }
 
-std::optional<OptimizeFile> Server::Impl::checkDocument(const json &ID,
-                                                        const OptimizeArgs &A) {
+std::optional<OptimizeFile>
+Server::Impl::checkDocument(Callback<json::Value> &Reply,
+                            const OptimizeArgs &A) {
   OptimizeFile F;
   {
     std::lock_guard<std::mutex> Lock(Mu);
     reapJobs();
     auto It = Documents.find(A.URI);
     if (It == Documents.end()) {
-      refuse(ID, MessageWarning,
+      refuse(Reply, MessageType::Warning,
              "open the file to optimise " + quoteName(A.Target) + " in it");
       return std::nullopt;
     }
     const Document &Doc = It->second;
     F.FileName = llvm::sys::path::filename(Doc.Path).str();
     if (Doc.Version != A.Version) {
-      refuse(ID, MessageWarning,
+      refuse(Reply, MessageType::Warning,
              quoteName(F.FileName) +
                  " changed since the action was offered (version " +
                  std::to_string(A.Version) + ", now " +
@@ -102,12 +112,13 @@ std::optional<OptimizeFile> Server::Impl::checkDocument(const json &ID,
     }
     for (const std::unique_ptr<Job> &J : Jobs)
       if (J->URI == A.URI && J->St != Job::State::Done) {
-        refuse(ID, MessageWarning,
+        refuse(Reply, MessageType::Warning,
                "a search is already running on " + quoteName(F.FileName));
         return std::nullopt;
       }
     if (Doc.Path.empty()) {
-      refuse(ID, MessageError, quoteName(A.URI) + " is not a local file");
+      refuse(Reply, MessageType::Error,
+             quoteName(A.URI) + " is not a local file");
       return std::nullopt;
     }
     F.Path = Doc.Path;
@@ -115,7 +126,7 @@ std::optional<OptimizeFile> Server::Impl::checkDocument(const json &ID,
   }
   std::optional<std::string> Saved = readFile(F.Path);
   if (!Saved || *Saved != F.Text) {
-    refuse(ID, MessageWarning,
+    refuse(Reply, MessageType::Warning,
            "save " + quoteName(F.FileName) +
                " first: the search builds and runs the saved file");
     return std::nullopt;
@@ -123,8 +134,8 @@ std::optional<OptimizeFile> Server::Impl::checkDocument(const json &ID,
   return F;
 }
 
-bool Server::Impl::checkTarget(const json &ID, const OptimizeArgs &A,
-                               const OptimizeFile &F) {
+bool Server::Impl::checkTarget(Callback<json::Value> &Reply,
+                               const OptimizeArgs &A, const OptimizeFile &F) {
   const Document *Doc = updateTargets(A.URI);
   bool Found = false;
   std::string NoTargets;
@@ -135,27 +146,28 @@ bool Server::Impl::checkTarget(const json &ID, const OptimizeArgs &A,
     NoTargets = Doc->TargetsError;
   }
   if (!Found)
-    refuse(ID, MessageError,
+    refuse(Reply, MessageType::Error,
            "no function or kernel " + quoteName(A.Target) + " in " +
                quoteName(F.FileName) +
                (NoTargets.empty() ? "" : ": " + NoTargets));
   return Found;
 }
 
-std::optional<JobSettings> Server::Impl::jobSettings(const json &ID,
-                                                     const std::string &Path) {
+std::optional<JobSettings>
+Server::Impl::jobSettings(Callback<json::Value> &Reply,
+                          const std::string &Path) {
   // The user's configuration, then the repository's (which may not say
   // where code, data or secrets go), then the editor's settings.
   std::vector<std::string> ConfigWarnings;
   std::string ConfigFile;
   auto FromFiles = loadConfiguration(Path, ConfigWarnings, &ConfigFile);
   if (!FromFiles) {
-    refuse(ID, MessageError, llvm::toString(FromFiles.takeError()));
+    refuse(Reply, MessageType::Error, llvm::toString(FromFiles.takeError()));
     return std::nullopt;
   }
   for (const std::string &W : ConfigWarnings) {
-    Log.info(W);
-    notify("window/showMessage", {{"type", MessageWarning}, {"message", W}});
+    Logger::info("{0}", W);
+    showMessage(MessageType::Warning, W);
   }
   JobSettings S;
   S.Options = std::move(*FromFiles);
@@ -171,14 +183,13 @@ std::optional<JobSettings> Server::Impl::jobSettings(const json &ID,
   return S;
 }
 
-void Server::Impl::startJob(std::unique_ptr<Job> NewJob, const json *Token) {
+void Server::Impl::startJob(std::unique_ptr<Job> NewJob) {
   Job &J = *NewJob;
   {
     std::lock_guard<std::mutex> Lock(Mu);
     J.Number = NextJobNumber++;
-    if (Token) {
+    if (J.Token) {
       // The client made the token: progress can start now.
-      J.Token = *Token;
       beginProgress(J);
     } else if (ClientProgress) {
       J.Token = "maxcode-optimize-" + std::to_string(J.Number);
@@ -190,22 +201,25 @@ void Server::Impl::startJob(std::unique_ptr<Job> NewJob, const json *Token) {
     Jobs.push_back(std::move(NewJob));
   }
   if (J.TokenPending) {
-    call("window/workDoneProgress/create", {{"token", *J.Token}},
-         [this, Number = J.Number](const json *, const json *Error) {
-           onProgressToken(Number, Error);
-         });
+    call<llvm::lsp::NoParams>(
+        "window/workDoneProgress/create", json::Object{{"token", *J.Token}},
+        [this, Number = J.Number](json::Value,
+                                  llvm::Expected<llvm::lsp::NoParams> R) {
+          onProgressToken(Number, R.takeError());
+        });
   }
   J.Finished = JobPool.async([this, &J] { runJob(J); });
 }
 
-void Server::Impl::onProgressToken(uint64_t Number, const json *Error) {
+void Server::Impl::onProgressToken(uint64_t Number, llvm::Error Refused) {
   std::lock_guard<std::mutex> Lock(Mu);
   Job *JP = findJob(Number);
   if (!JP || JP->St == Job::State::Done)
-    return;
+    return llvm::consumeError(std::move(Refused));
   JP->TokenPending = false;
-  if (Error) {
-    Log.info("the client refused a progress token: " + dumpJSON(*Error, false));
+  if (Refused) {
+    Logger::info("the client refused a progress token: {0}",
+                 llvm::toString(std::move(Refused)));
     JP->Token.reset();
   } else if (!JP->Cancel) {
     // Sent here, before any later message is read, so that "begin"
@@ -230,14 +244,13 @@ void Server::Impl::beginProgress(Job &J) {
   if (!J.Token)
     return;
   J.Begun = true;
-  notify("$/progress",
-         {{"token", *J.Token},
-          {"value",
-           {{"kind", "begin"},
-            {"title", "MaxCode: optimising " + quoteName(J.Request.Target)},
-            {"cancellable", true},
-            {"message", "starting the search"},
-            {"percentage", 0}}}});
+  notifyProgress(*J.Token,
+                 json::Object{{"kind", "begin"},
+                              {"title", "MaxCode: optimising " +
+                                            quoteName(J.Request.Target)},
+                              {"cancellable", true},
+                              {"message", "starting the search"},
+                              {"percentage", 0}});
 }
 
 void Server::Impl::reportProgress(Job &J, const OptimizeProgress &P) {
@@ -250,11 +263,11 @@ void Server::Impl::reportProgress(Job &J, const OptimizeProgress &P) {
   Message += " evaluations, best " + formatSpeedup(P.BestSpeedup);
   if (P.SecondsLeft && P.Budget && P.Evaluations < P.Budget)
     Message += ", ~" + std::to_string(std::lround(*P.SecondsLeft)) + " s left";
-  json Value = {{"kind", "report"}, {"message", Message}};
+  json::Object Value{{"kind", "report"}, {"message", Message}};
   if (P.Budget)
     Value["percentage"] =
         std::min<unsigned>(100, P.Evaluations * 100 / P.Budget);
-  notify("$/progress", {{"token", *J.Token}, {"value", Value}});
+  notifyProgress(*J.Token, std::move(Value));
 }
 
 void Server::Impl::endProgress(Job &J, llvm::StringRef Message) {
@@ -262,9 +275,7 @@ void Server::Impl::endProgress(Job &J, llvm::StringRef Message) {
   if (!J.Begun)
     return;
   J.Begun = false;
-  notify("$/progress",
-         {{"token", *J.Token},
-          {"value", {{"kind", "end"}, {"message", Message.str()}}}});
+  notifyProgress(*J.Token, json::Object{{"kind", "end"}, {"message", Message}});
 }
 
 std::optional<std::string> Server::Impl::changedSince(const Job &J) {
@@ -290,7 +301,8 @@ void Server::Impl::finish(Job &J) {
 
 void Server::Impl::finishCancelled(Job &J) {
   endProgress(J, "cancelled");
-  replyError(J.RequestID, RequestCancelled, "the search was cancelled");
+  J.Reply(llvm::make_error<LSPError>("the search was cancelled",
+                                     ErrorCode::RequestCancelled));
   finish(J);
 }
 
@@ -303,7 +315,7 @@ void Server::Impl::finishWith(Job &J, llvm::StringRef Progress,
                               MessageType Type, llvm::StringRef Message) {
   endProgress(J, Progress);
   showMessage(Type, Message);
-  reply(J.RequestID, nullptr);
+  J.Reply(nullptr);
   finish(J);
 }
 
@@ -315,7 +327,7 @@ void Server::Impl::runJob(Job &J) {
   if (J.Cancel)
     return finishCancelled(J);
   if (std::optional<std::string> Why = changedSince(J))
-    return finishWith(J, "not started", MessageWarning,
+    return finishWith(J, "not started", MessageType::Warning,
                       "MaxCode: " + *Why +
                           " before the search started; ask for the "
                           "code action again");
@@ -335,8 +347,9 @@ std::optional<OptimizeResult> Server::Impl::search(Job &J) {
   if (J.Cancel) {
     // The editor was told it stopped; how it ended is for the log.
     if (!Result)
-      Log.verbose("cancelled search of " + quoteName(J.Request.Target) +
-                  " ended with: " + llvm::toString(Result.takeError()));
+      Logger::debug("cancelled search of {0} ended with: {1}",
+                    quoteName(J.Request.Target),
+                    llvm::toString(Result.takeError()));
     finishCancelled(J);
     return std::nullopt;
   }
@@ -349,7 +362,7 @@ std::optional<OptimizeResult> Server::Impl::search(Job &J) {
     if (Cancelled)
       finishCancelled(J);
     else
-      finishWith(J, "failed", MessageError,
+      finishWith(J, "failed", MessageType::Error,
                  "MaxCode: optimising " + quoteName(J.Request.Target) +
                      " failed: " + Why);
     return std::nullopt;
@@ -364,14 +377,14 @@ std::optional<TextEdit> Server::Impl::editToSend(Job &J,
       Result.Improved ? computeLineEdit(J.OriginalText, Result.NewText)
                       : std::nullopt;
   if (!Edit) {
-    finishWith(J, "no verified improvement", MessageInfo,
+    finishWith(J, "no verified improvement", MessageType::Info,
                "MaxCode: no verified improvement found for " + Target + " (" +
                    evaluationCount(Result.Evaluations) + ")");
     return std::nullopt;
   }
   std::string Speedup = formatSpeedup(Result.Speedup);
   if (Result.BelowMinSpeedup) {
-    finishWith(J, "below the minimum speedup", MessageInfo,
+    finishWith(J, "below the minimum speedup", MessageType::Info,
                "MaxCode: found a " + Speedup + " faster " + Target +
                    ", below the minimum speedup worth a review (" +
                    formatSpeedup(Result.MinSpeedup) + ", the setting " +
@@ -379,7 +392,7 @@ std::optional<TextEdit> Server::Impl::editToSend(Job &J,
     return std::nullopt;
   }
   if (std::optional<std::string> Why = changedSince(J)) {
-    finishWith(J, "not applied", MessageWarning,
+    finishWith(J, "not applied", MessageType::Warning,
                "MaxCode: found a " + Speedup + " faster " + Target + ", but " +
                    *Why +
                    " during the search, so the edit was not "
@@ -388,41 +401,50 @@ std::optional<TextEdit> Server::Impl::editToSend(Job &J,
   }
   endProgress(J, Speedup + " faster");
   if (!ClientApplyEdit) {
-    showMessage(MessageWarning,
+    showMessage(MessageType::Warning,
                 "MaxCode: found a " + Speedup + " faster " + Target +
                     ", but this editor cannot apply edits a server sends "
                     "(workspace/applyEdit); run clang-maxcode --apply");
-    reply(J.RequestID, nullptr);
+    J.Reply(nullptr);
     finish(J);
     return std::nullopt;
   }
   return Edit;
 }
 
-json Server::Impl::workspaceEdit(const Job &J, const TextEdit &Edit) const {
-  json TextEditJSON = {{"range", toJSON(Edit.Replaced)},
-                       {"newText", Edit.NewText}};
+json::Value Server::Impl::workspaceEdit(const Job &J,
+                                        const TextEdit &Edit) const {
   if (ClientDocumentChanges)
-    return {{"documentChanges",
-             {{{"textDocument", {{"uri", J.URI}, {"version", J.Version}}},
-               {"edits", {TextEditJSON}}}}}};
-  return {{"changes", {{J.URI, {TextEditJSON}}}}};
+    // Versioned edits, which LLVM's WorkspaceEdit does not have.
+    return json::Object{
+        {"documentChanges",
+         json::Array{json::Object{
+             {"textDocument",
+              json::Object{{"uri", J.URI}, {"version", J.Version}}},
+             {"edits", json::Array{Edit}}}}}};
+  llvm::lsp::WorkspaceEdit E;
+  E.changes[J.URI].push_back(Edit);
+  return E;
 }
 
-void Server::Impl::onApplyAnswer(uint64_t Number, const json *Result,
-                                 const json *Error) {
+void Server::Impl::onApplyAnswer(uint64_t Number,
+                                 llvm::Expected<ApplyEditAnswer> Answer) {
   std::lock_guard<std::mutex> Lock(Mu);
   Job *JP = findJob(Number);
   if (!JP || JP->St == Job::State::Done)
-    return;
-  JP->ApplyAnswered = true;
-  if (Result)
-    JP->ApplyResult = *Result;
-  else
-    JP->ApplyResult =
-        json{{"applied", false},
-             {"failureReason", Error ? getString(*Error, "message").value_or("")
-                                     : std::string()}};
+    return llvm::consumeError(Answer.takeError());
+  if (Answer) {
+    JP->Applied = std::move(*Answer);
+  } else {
+    // An error answer (or one without "applied"): nothing was applied.
+    JP->Applied = ApplyEditAnswer();
+    llvm::handleAllErrors(
+        Answer.takeError(),
+        [&](const LSPError &E) { JP->Applied->FailureReason = E.message; },
+        [&](const llvm::ErrorInfoBase &E) {
+          JP->Applied->FailureReason = E.message();
+        });
+  }
   if (JP->St == Job::State::WaitingForClient)
     setState(*JP, Job::State::Busy);
   JP->CV.notify_all();
@@ -432,37 +454,40 @@ void Server::Impl::applyEdit(Job &J, const OptimizeResult &Result,
                              const TextEdit &Edit) {
   const std::string Target = quoteName(J.Request.Target);
   std::string Speedup = formatSpeedup(Result.Speedup);
-  auto OnAnswer = [this, Number = J.Number](const json *Answer,
-                                            const json *Error) {
-    onApplyAnswer(Number, Answer, Error);
-  };
-  call("workspace/applyEdit",
-       {{"label", "MaxCode: optimise " + Target + " (" + Speedup + " faster)"},
-        {"edit", workspaceEdit(J, Edit)}},
-       std::move(OnAnswer), &J);
-  json Answer;
+  call<ApplyEditAnswer>(
+      "workspace/applyEdit",
+      json::Object{{"label", "MaxCode: optimise " + Target + " (" + Speedup +
+                                 " faster)"},
+                   {"edit", workspaceEdit(J, Edit)}},
+      [this, Number = J.Number](json::Value,
+                                llvm::Expected<ApplyEditAnswer> Answer) {
+        onApplyAnswer(Number, std::move(Answer));
+      });
+  ApplyEditAnswer Answer;
   {
     std::unique_lock<std::mutex> Lock(Mu);
-    J.CV.wait(Lock, [&] { return J.ApplyAnswered || Stopping; });
-    if (J.ApplyAnswered)
-      Answer = *J.ApplyResult;
+    if (!J.Applied)
+      setState(J, Job::State::WaitingForClient);
+    J.CV.wait(Lock, [&] { return J.Applied || Stopping; });
+    if (J.Applied)
+      Answer = *J.Applied;
   }
-  if (getBool(Answer, "applied") == true) {
+  if (Answer.Applied) {
     std::string Summary = "MaxCode: " + Target + " is " + Speedup +
                           " faster (noise " +
                           llvm::formatv("{0:f2}", Result.Noise).str() + ", " +
                           evaluationCount(Result.Evaluations) + ")";
     if (!Result.Description.empty())
       Summary += ": " + Result.Description;
-    showMessage(MessageInfo, Summary);
+    showMessage(MessageType::Info, Summary);
   } else {
-    std::string Reason = getString(Answer, "failureReason").value_or("");
-    showMessage(MessageWarning,
-                "MaxCode: the editor did not apply the " + Speedup +
-                    " faster " + Target +
-                    (Reason.empty() ? std::string() : ": " + Reason));
+    showMessage(MessageType::Warning, "MaxCode: the editor did not apply the " +
+                                          Speedup + " faster " + Target +
+                                          (Answer.FailureReason.empty()
+                                               ? std::string()
+                                               : ": " + Answer.FailureReason));
   }
-  reply(J.RequestID, nullptr);
+  J.Reply(nullptr);
   finish(J);
 }
 
@@ -476,20 +501,22 @@ void Server::Impl::cancel(Job &J) {
   J.CV.notify_all();
 }
 
-void Server::Impl::onCancelRequest(const json &Params) {
-  const json *ID = member(Params, "id");
+void Server::Impl::onCancelRequest(const RawParams &Params) {
+  const json::Object *P = Params.V.getAsObject();
+  const json::Value *ID = P ? P->get("id") : nullptr;
   if (!ID || !isValidID(*ID))
-    return Log.error("$/cancelRequest without an id");
+    return Logger::error("$/cancelRequest without an id");
   std::lock_guard<std::mutex> Lock(Mu);
   for (const std::unique_ptr<Job> &J : Jobs)
     if (J->St != Job::State::Done && J->RequestID == *ID)
       cancel(*J);
 }
 
-void Server::Impl::onProgressCancel(const json &Params) {
-  const json *Token = member(Params, "token");
+void Server::Impl::onProgressCancel(const RawParams &Params) {
+  const json::Object *P = Params.V.getAsObject();
+  const json::Value *Token = P ? P->get("token") : nullptr;
   if (!Token || !isValidID(*Token))
-    return Log.error("window/workDoneProgress/cancel without a token");
+    return Logger::error("window/workDoneProgress/cancel without a token");
   std::lock_guard<std::mutex> Lock(Mu);
   for (const std::unique_ptr<Job> &J : Jobs)
     if (J->St != Job::State::Done && J->Token && *J->Token == *Token)

@@ -5,12 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/LSP/OptimizeRunner.h"
-#include "JSONUtil.h"
-#include "maxcode/LSP/Logger.h"
 #include "maxcode/Support/Process.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/raw_ostream.h"
 #include <fcntl.h>
 #include <unistd.h>
@@ -58,64 +58,74 @@ lsp::buildOptimizeCommand(llvm::StringRef Executable,
   return Argv;
 }
 
+/// \p Text as a JSON object, or none.
+static std::optional<llvm::json::Object> parseObject(llvm::StringRef Text) {
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return std::nullopt;
+  }
+  if (llvm::json::Object *O = V->getAsObject())
+    return std::move(*O);
+  return std::nullopt;
+}
+
 llvm::Expected<OptimizeResult> lsp::parseOptimizeOutput(llvm::StringRef Text) {
-  std::optional<json> J = parseJSON(Text);
-  if (!J || !J->is_object())
+  std::optional<llvm::json::Object> J = parseObject(Text);
+  if (!J)
     return llvm::createStringError("clang-maxcode printed no JSON document: '" +
                                    Text.trim().take_front(200).str() + "'");
-  std::optional<int64_t> Version = getInteger(*J, "version");
+  std::optional<int64_t> Version = J->getInteger("version");
   if (Version != 1)
     return llvm::createStringError(
         "clang-maxcode printed output version " +
         (Version ? std::to_string(*Version) : std::string("(none)")) +
         "; this maxcode-lsp reads version 1");
   OptimizeResult R;
-  std::optional<std::string> Status = getString(*J, "status");
+  std::optional<llvm::StringRef> Status = J->getString("status");
   if (Status == "improved")
     R.Improved = true;
   else if (Status != "no-improvement")
     return llvm::createStringError("clang-maxcode printed an unknown status '" +
-                                   Status.value_or("") + "'");
-  R.Target = getString(*J, "target").value_or("");
-  R.File = getString(*J, "file").value_or("");
-  R.Speedup = getNumber(*J, "speedup").value_or(1.0);
-  R.Noise = getNumber(*J, "noise").value_or(0.0);
-  if (const json *Below = member(*J, "below_min_speedup"))
-    R.BelowMinSpeedup = Below->is_boolean() && Below->get<bool>();
-  R.MinSpeedup = getNumber(*J, "min_speedup").value_or(1.0);
+                                   Status.value_or("").str() + "'");
+  R.Target = J->getString("target").value_or("").str();
+  R.File = J->getString("file").value_or("").str();
+  R.Speedup = J->getNumber("speedup").value_or(1.0);
+  R.Noise = J->getNumber("noise").value_or(0.0);
+  R.BelowMinSpeedup = J->getBoolean("below_min_speedup").value_or(false);
+  R.MinSpeedup = J->getNumber("min_speedup").value_or(1.0);
   R.Evaluations = static_cast<unsigned>(
-      std::max<int64_t>(0, getInteger(*J, "evaluations").value_or(0)));
+      std::max<int64_t>(0, J->getInteger("evaluations").value_or(0)));
   if (!R.Improved)
     return R;
-  const json *Winner = member(*J, "winner");
-  std::optional<std::string> NewText =
-      Winner ? getString(*Winner, "text") : std::nullopt;
+  const llvm::json::Object *Winner = J->getObject("winner");
+  std::optional<llvm::StringRef> NewText =
+      Winner ? Winner->getString("text") : std::nullopt;
   if (!NewText)
     return llvm::createStringError(
         "clang-maxcode reported an improvement without the winner's text");
-  R.NewText = std::move(*NewText);
-  R.Description = getString(*Winner, "description").value_or("");
-  if (const json *Rules = member(*Winner, "rules"))
-    if (Rules->is_array())
-      for (const json &Rule : *Rules)
-        if (Rule.is_string())
-          R.Rules.push_back(Rule.get<std::string>());
+  R.NewText = NewText->str();
+  R.Description = Winner->getString("description").value_or("").str();
+  if (const llvm::json::Array *Rules = Winner->getArray("rules"))
+    for (const llvm::json::Value &Rule : *Rules)
+      if (std::optional<llvm::StringRef> Name = Rule.getAsString())
+        R.Rules.push_back(Name->str());
   return R;
 }
 
 std::optional<OptimizeProgress> lsp::parseProgressLine(llvm::StringRef Line) {
-  std::optional<json> J = parseJSON(Line);
+  std::optional<llvm::json::Object> J = parseObject(Line);
   if (!J)
     return std::nullopt;
-  std::optional<int64_t> Done = getInteger(*J, "evaluations");
+  std::optional<int64_t> Done = J->getInteger("evaluations");
   if (!Done || *Done < 0)
     return std::nullopt;
   OptimizeProgress P;
   P.Evaluations = static_cast<unsigned>(*Done);
-  std::optional<int64_t> Budget = getInteger(*J, "budget");
+  std::optional<int64_t> Budget = J->getInteger("budget");
   P.Budget = Budget && *Budget > 0 ? static_cast<unsigned>(*Budget) : 0;
-  P.BestSpeedup = getNumber(*J, "best_speedup").value_or(1.0);
-  P.SecondsLeft = getNumber(*J, "seconds_left");
+  P.BestSpeedup = J->getNumber("best_speedup").value_or(1.0);
+  P.SecondsLeft = J->getNumber("seconds_left");
   return P;
 }
 
@@ -199,7 +209,7 @@ ClangMaxcodeRunner::run(const OptimizeRequest &Request, ProgressFn Progress,
   std::string Shown;
   for (const std::string &A : Spec.Argv)
     Shown += (Shown.empty() ? "" : " ") + shellQuote(A);
-  Log.info("running in " + Request.WorkingDir + ": " + Shown);
+  llvm::lsp::Logger::info("running in {0}: {1}", Request.WorkingDir, Shown);
 
   // The progress file is followed from runProcess's own waiting loop.
   ProgressFollower Follower(ProgressPath);
@@ -213,7 +223,7 @@ ClangMaxcodeRunner::run(const OptimizeRequest &Request, ProgressFn Progress,
   if (Result->Cancelled)
     return llvm::make_error<CancelledError>();
   if (!Result->Stderr.empty())
-    Log.verbose("clang-maxcode stderr:\n" + Result->Stderr);
+    llvm::lsp::Logger::debug("clang-maxcode stderr:\n{0}", Result->Stderr);
   if (!Result->succeeded()) {
     std::string Why = errorLine(Result->Stderr);
     // Exit code 1 is a user error whose message is the whole story.

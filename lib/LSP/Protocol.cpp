@@ -41,15 +41,15 @@ static int utf16Length(llvm::StringRef Text) {
 }
 
 llvm::Expected<size_t> lsp::positionToOffset(llvm::StringRef Text, Position P) {
-  if (P.Line < 0 || P.Character < 0)
+  if (P.line < 0 || P.character < 0)
     return llvm::createStringError("negative position " +
-                                   std::to_string(P.Line) + ":" +
-                                   std::to_string(P.Character));
+                                   std::to_string(P.line) + ":" +
+                                   std::to_string(P.character));
   size_t LineStart = 0;
-  for (int L = 0; L < P.Line; ++L) {
+  for (int L = 0; L < P.line; ++L) {
     size_t NL = Text.find('\n', LineStart);
     if (NL == llvm::StringRef::npos)
-      return llvm::createStringError("line " + std::to_string(P.Line) +
+      return llvm::createStringError("line " + std::to_string(P.line) +
                                      " is past the end of the document (" +
                                      std::to_string(L + 1) + " lines)");
     LineStart = NL + 1;
@@ -60,7 +60,7 @@ llvm::Expected<size_t> lsp::positionToOffset(llvm::StringRef Text, Position P) {
   else if (LineEnd > LineStart && Text[LineEnd - 1] == '\r')
     --LineEnd;
   size_t Offset = LineStart;
-  for (int Units = 0; Units < P.Character && Offset < LineEnd;) {
+  for (int Units = 0; Units < P.character && Offset < LineEnd;) {
     size_t Len = std::min(utf8SequenceLength(Text[Offset]), LineEnd - Offset);
     Units += Len == 4 ? 2 : 1;
     Offset += Len;
@@ -72,10 +72,10 @@ Position lsp::offsetToPosition(llvm::StringRef Text, size_t Offset) {
   Offset = std::min(Offset, Text.size());
   llvm::StringRef Before = Text.take_front(Offset);
   Position P;
-  P.Line = static_cast<int>(Before.count('\n'));
+  P.line = static_cast<int>(Before.count('\n'));
   size_t LastNL = Before.rfind('\n');
   size_t LineStart = LastNL == llvm::StringRef::npos ? 0 : LastNL + 1;
-  P.Character = utf16Length(Before.drop_front(LineStart));
+  P.character = utf16Length(Before.drop_front(LineStart));
   return P;
 }
 
@@ -86,10 +86,10 @@ llvm::Error lsp::applyContentChange(std::string &Text,
     Text = NewText.str();
     return llvm::Error::success();
   }
-  auto Begin = positionToOffset(Text, Changed->Start);
+  auto Begin = positionToOffset(Text, Changed->start);
   if (!Begin)
     return Begin.takeError();
-  auto End = positionToOffset(Text, Changed->End);
+  auto End = positionToOffset(Text, Changed->end);
   if (!End)
     return End.takeError();
   if (*End < *Begin)
@@ -158,9 +158,9 @@ lsp::uriToPath(llvm::StringRef URI, std::optional<llvm::StringRef> TestRoot) {
 }
 
 std::pair<unsigned, unsigned> lsp::selectedLines(const Range &Selection) {
-  int First = std::max(0, Selection.Start.Line);
-  int Last = std::max(First, Selection.End.Line);
-  if (Last > First && Selection.End.Character == 0)
+  int First = std::max(0, Selection.start.line);
+  int Last = std::max(First, Selection.end.line);
+  if (Last > First && Selection.end.character == 0)
     --Last;
   return {unsigned(First) + 1, unsigned(Last) + 1};
 }
@@ -208,8 +208,8 @@ std::optional<TextEdit> lsp::computeLineEdit(llvm::StringRef Before,
     EndAfter = After.size() - (Before.size() - EndBefore);
   }
   TextEdit E;
-  E.Replaced.Start = offsetToPosition(Before, Begin);
-  E.Replaced.End = offsetToPosition(Before, EndBefore);
-  E.NewText = After.slice(Begin, EndAfter).str();
+  E.range.start = offsetToPosition(Before, Begin);
+  E.range.end = offsetToPosition(Before, EndBefore);
+  E.newText = After.slice(Begin, EndAfter).str();
   return E;
 }

@@ -36,50 +36,18 @@ std::string impl::formatSpeedup(double X) {
   return llvm::formatv("{0:f2}x", X).str();
 }
 
-json impl::toJSON(const Position &P) {
-  return json{{"line", P.Line}, {"character", P.Character}};
+bool impl::isValidID(const json::Value &ID) {
+  return ID.getAsString() ||
+         (ID.kind() == json::Value::Number && ID.getAsInteger());
 }
 
-json impl::toJSON(const Range &R) {
-  return json{{"start", toJSON(R.Start)}, {"end", toJSON(R.End)}};
-}
-
-std::optional<Position> impl::positionFrom(const json *J) {
-  if (!J)
-    return std::nullopt;
-  std::optional<int64_t> Line = getInteger(*J, "line");
-  std::optional<int64_t> Char = getInteger(*J, "character");
-  if (!Line || !Char || *Line < 0 || *Char < 0 || *Line > INT32_MAX ||
-      *Char > INT32_MAX)
-    return std::nullopt;
-  return Position{static_cast<int>(*Line), static_cast<int>(*Char)};
-}
-
-std::optional<Range> impl::rangeFrom(const json *J) {
-  if (!J)
-    return std::nullopt;
-  std::optional<Position> Start = positionFrom(member(*J, "start"));
-  std::optional<Position> End = positionFrom(member(*J, "end"));
-  if (!Start || !End)
-    return std::nullopt;
-  return Range{*Start, *End};
-}
-
-bool impl::isValidID(const json &ID) {
-  return ID.is_string() || ID.is_number_integer();
-}
-
-bool impl::wantsRewrite(const json *Only) {
-  if (!Only || !Only->is_array())
+bool impl::wantsRewrite(llvm::ArrayRef<std::string> Only) {
+  if (Only.empty())
     return true;
   llvm::StringRef Kind = RewriteKind;
-  for (const json &K : *Only) {
-    if (!K.is_string())
-      continue;
-    llvm::StringRef Want = K.get_ref<const std::string &>();
+  for (llvm::StringRef Want : Only)
     if (Kind == Want || (Kind.starts_with(Want) && Kind[Want.size()] == '.'))
       return true;
-  }
   return false;
 }
 
@@ -91,236 +59,223 @@ std::optional<std::string> impl::readFile(llvm::StringRef Path) {
   return (*Buffer)->getBuffer().str();
 }
 
+bool impl::fromJSON(const json::Value &E, InternalAnswer &Out, json::Path P) {
+  const json::Object *O = E.getAsObject();
+  if (!O) {
+    P.report("expected object");
+    return false;
+  }
+  if (const json::Value *R = O->get("result")) {
+    Out.Result = *R;
+    return true;
+  }
+  Out.Code = O->getInteger("code").value_or(0);
+  Out.Message = O->getString("message").value_or("").str();
+  return true;
+}
+
+bool impl::fromJSON(const json::Value &E, ApplyEditAnswer &Out, json::Path P) {
+  json::ObjectMapper O(E, P);
+  if (!O || !O.map("applied", Out.Applied))
+    return false;
+  if (const json::Object *Obj = E.getAsObject())
+    Out.FailureReason = Obj->getString("failureReason").value_or("").str();
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // Output
 //===----------------------------------------------------------------------===//
 
-void Server::Impl::send(const json &Message) {
-  std::string Body = dumpJSON(Message, Opts.Pretty);
-  // Pretty output is for people: end each message with a line end (JSON
-  // allows trailing white space, so the frame stays valid).
-  if (Opts.Pretty)
-    Body += '\n';
-  std::lock_guard<std::mutex> Lock(OutMu);
-  Out << frameMessage(Body);
-  Out.flush();
-}
-
-void Server::Impl::reply(const json &ID, json Result) {
-  send(json{{"jsonrpc", "2.0"}, {"id", ID}, {"result", std::move(Result)}});
-}
-
-void Server::Impl::replyError(const json &ID, int Code,
-                              llvm::StringRef Message) {
-  Log.info("error reply " + std::to_string(Code) + ": " + Message);
-  send(json{{"jsonrpc", "2.0"},
-            {"id", ID},
-            {"error", {{"code", Code}, {"message", Message.str()}}}});
-}
-
-void Server::Impl::notify(llvm::StringRef Method, json Params) {
-  send(json{{"jsonrpc", "2.0"},
-            {"method", Method.str()},
-            {"params", std::move(Params)}});
-}
-
 void Server::Impl::showMessage(MessageType Type, llvm::StringRef Message) {
-  notify("window/showMessage", {{"type", Type}, {"message", Message.str()}});
+  // Messages quote file names and child processes; JSON strings are UTF-8.
+  ShowMessage(llvm::lsp::ShowMessageParams(Type, json::fixUTF8(Message)));
 }
 
-void Server::Impl::call(llvm::StringRef Method, json Params,
-                        ReplyHandler OnReply, Job *Waiting) {
-  int64_t ID;
-  {
-    std::lock_guard<std::mutex> Lock(Mu);
-    ID = NextRequestID++;
-    PendingCalls[ID] = std::move(OnReply);
-    if (Waiting)
-      setState(*Waiting, Job::State::WaitingForClient);
-  }
-  send(json{{"jsonrpc", "2.0"},
-            {"id", ID},
-            {"method", Method.str()},
-            {"params", std::move(Params)}});
+void Server::Impl::notifyProgress(const json::Value &Token,
+                                  json::Object Value) {
+  Progress(json::Object{{"token", Token}, {"value", std::move(Value)}});
 }
 
 //===----------------------------------------------------------------------===//
 // Input
 //===----------------------------------------------------------------------===//
 
-int Server::Impl::run(MessageParser &Parser, int InputFD) {
-  char Buf[65536];
-  bool AtEnd = false;
-  while (!ExitRequested) {
-    std::optional<InputEvent> E = Parser.next();
-    if (!E && AtEnd) {
-      E = Parser.finish();
-      if (!E)
-        break;
-    }
-    if (!E) {
-      ssize_t N = ::read(InputFD, Buf, sizeof(Buf));
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N <= 0) {
-        if (N < 0)
-          Log.error(llvm::Twine("cannot read the input: ") + strerror(errno));
-        AtEnd = true;
-        continue;
-      }
-      Parser.feed(llvm::StringRef(Buf, N));
-      continue;
-    }
-    if (E->Kind == InputEvent::Skipped) {
-      Log.error("skipped input that is not a message: " + E->Text);
-      continue;
-    }
-    handleMessage(E->Text, Parser);
+int Server::Impl::run(std::unique_ptr<MessageParser> Parser, int InputFD) {
+  auto Input = std::make_unique<ClientInput>(
+      std::move(Parser), InputFD, [this](std::string Body, MessageParser &P) {
+        return vet(std::move(Body), P);
+      });
+  Transport = std::make_unique<llvm::lsp::JSONTransport>(std::move(Input), Out,
+                                                         Opts.Pretty);
+  Handler = std::make_unique<llvm::lsp::MessageHandler>(*Transport);
+  registerHandlers();
+  // The transport returns at exit, or with an error at the end of the input.
+  if (llvm::Error E = Transport->run(*Handler)) {
+    llvm::consumeError(std::move(E));
+    Logger::error("the input ended before an exit notification");
+  } else {
+    ExitRequested = true;
   }
-  if (!ExitRequested)
-    Log.error("the input ended before an exit notification");
   stopJobs();
   return ExitRequested && ShutdownRequested ? 0 : 1;
 }
 
-void Server::Impl::handleMessage(const std::string &Body,
-                                 MessageParser &Parser) {
-  std::optional<json> Message = parseJSON(Body);
+void Server::Impl::registerHandlers() {
+  if (Opts.TestRoot)
+    llvm::lsp::URIForFile::registerSupportedScheme("test");
+  ShowMessage = Handler->outgoingNotification<llvm::lsp::ShowMessageParams>(
+      "window/showMessage");
+  Progress = Handler->outgoingNotification<json::Value>("$/progress");
+  Handler->method(AnswerMethod, this, &Impl::onAnswer);
+  Handler->method("initialize", this, &Impl::onInitialize);
+  Handler->method("shutdown", this, &Impl::onShutdown);
+  Handler->method("textDocument/codeAction", this, &Impl::onCodeAction);
+  Handler->method("workspace/executeCommand", this, &Impl::onExecuteCommand);
+  auto Notification = [&](llvm::StringLiteral Method, auto Fn) {
+    Handler->notification(Method, this, Fn);
+    Notifications.insert(Method);
+  };
+  Notification("textDocument/didOpen", &Impl::onDidOpen);
+  Notification("textDocument/didChange", &Impl::onDidChange);
+  Notification("textDocument/didClose", &Impl::onDidClose);
+  Notification("$/cancelRequest", &Impl::onCancelRequest);
+  Notification("window/workDoneProgress/cancel", &Impl::onProgressCancel);
+}
+
+std::string Server::Impl::internalAnswer(const json::Value &ID,
+                                         json::Object Answer) {
+  return llvm::formatv("{0}",
+                       json::Value(json::Object{{"jsonrpc", "2.0"},
+                                                {"id", ID},
+                                                {"method", AnswerMethod},
+                                                {"params", std::move(Answer)}}))
+      .str();
+}
+
+std::string Server::Impl::refusal(const json::Value &ID, ErrorCode Code,
+                                  llvm::StringRef Message) {
+  return internalAnswer(
+      ID, json::Object{{"code", int64_t(Code)}, {"message", Message}});
+}
+
+void Server::Impl::onAnswer(const InternalAnswer &A,
+                            Callback<json::Value> Reply) {
+  if (A.Result)
+    return Reply(*A.Result);
+  Reply(llvm::make_error<LSPError>(A.Message, ErrorCode(A.Code)));
+}
+
+/// The methods whose params name a document by textDocument.uri.
+static bool isDocumentMethod(llvm::StringRef Method) {
+  return Method == "textDocument/didOpen" ||
+         Method == "textDocument/didChange" ||
+         Method == "textDocument/didClose" ||
+         Method == "textDocument/codeAction";
+}
+
+std::optional<std::string> Server::Impl::vet(std::string Body,
+                                             MessageParser &Parser) {
+  llvm::Expected<json::Value> Message = json::parse(Body);
+  const json::Object *O = Message ? Message->getAsObject() : nullptr;
   // Cancellations are handled as soon as they are read, even in sync mode:
   // that is what they are for.
-  bool IsCancel = false;
-  if (Message && !member(*Message, "id")) {
-    std::optional<std::string> Method = getString(*Message, "method");
-    IsCancel = Method == "$/cancelRequest" ||
-               Method == "window/workDoneProgress/cancel";
-  }
+  std::optional<llvm::StringRef> Method =
+      O ? O->getString("method") : std::nullopt;
+  bool IsCancel = O && !O->get("id") &&
+                  (Method == "$/cancelRequest" ||
+                   Method == "window/workDoneProgress/cancel");
   if (Opts.Sync && !IsCancel)
     waitQuiet();
   if (!Message) {
-    replyError(nullptr, ParseError, "the message is not valid JSON");
+    llvm::consumeError(Message.takeError());
     // A frame whose length was too long swallowed the start of the next
     // frame; hand that back so the next message is not lost.
     size_t At = llvm::StringRef(Body).find_insensitive("content-length:");
     if (At != llvm::StringRef::npos && At > 0)
       Parser.unread(llvm::StringRef(Body).drop_front(At));
-    return;
+    return refusal(nullptr, ErrorCode::ParseError,
+                   "the message is not valid JSON");
   }
-#if defined(__cpp_exceptions)
-  // JSONUtil.h reads messages without throwing; this is the backstop that
-  // keeps one bad message from ending the server.
-  try {
-    dispatch(*Message);
-  } catch (const json::exception &Ex) {
-    Log.error(llvm::Twine("internal error: ") + Ex.what());
-    const json *ID = member(*Message, "id");
-    replyError(ID && isValidID(*ID) ? *ID : json(nullptr), InternalError,
-               Ex.what());
-  }
-#else
-  dispatch(*Message);
-#endif
-}
-
-void Server::Impl::dispatch(const json &Message) {
-  if (!Message.is_object())
-    return replyError(nullptr, InvalidRequest,
-                      "a message must be a JSON object");
-  const json *IDField = member(Message, "id");
+  if (!O)
+    return refusal(nullptr, ErrorCode::InvalidRequest,
+                   "a message must be a JSON object");
+  const json::Value *IDField = O->get("id");
   if (IDField && !isValidID(*IDField))
-    return replyError(nullptr, InvalidRequest,
-                      "the id must be an integer or a string");
-  json ID = IDField ? *IDField : json(nullptr);
-  if (getString(Message, "jsonrpc") != "2.0")
-    return replyError(ID, InvalidRequest, "jsonrpc must be \"2.0\"");
-  const json *Method = member(Message, "method");
-  if (!Method) {
-    const json *Result = member(Message, "result");
-    const json *Error = member(Message, "error");
-    if (IDField && (Result != nullptr) != (Error != nullptr))
-      return handleResponse(ID, Result, Error);
-    return replyError(ID, InvalidRequest,
-                      "a message needs a method (a request or notification) "
-                      "or an id with a result or an error (a response)");
+    return refusal(nullptr, ErrorCode::InvalidRequest,
+                   "the id must be an integer or a string");
+  json::Value ID = IDField ? *IDField : json::Value(nullptr);
+  if (O->getString("jsonrpc") != "2.0")
+    return refusal(ID, ErrorCode::InvalidRequest, "jsonrpc must be \"2.0\"");
+  if (!O->get("method")) {
+    if (IDField &&
+        (O->get("result") != nullptr) != (O->get("error") != nullptr))
+      return Body; // A response: the handler of our request takes it.
+    return refusal(ID, ErrorCode::InvalidRequest,
+                   "a message needs a method (a request or notification) "
+                   "or an id with a result or an error (a response)");
   }
-  if (!Method->is_string())
-    return replyError(ID, InvalidRequest, "the method must be a string");
-  const json *Params = member(Message, "params");
-  if (Params && !Params->is_object() && !Params->is_array())
-    return replyError(ID, InvalidRequest,
-                      "params must be an object or an array");
-  static const json NoParams = json::object();
-  const std::string &Name = Method->get_ref<const std::string &>();
-  Log.verbose("<-- " + Name + (IDField ? "(" + dumpJSON(ID, false) + ")" : ""));
-  if (IDField)
-    handleRequest(ID, Name, Params ? *Params : NoParams);
-  else
-    handleNotification(Name, Params ? *Params : NoParams);
-}
-
-void Server::Impl::handleRequest(const json &ID, llvm::StringRef Method,
-                                 const json &Params) {
-  if (Method == "initialize")
-    return onInitialize(ID, Params);
-  if (!Initialized)
-    return replyError(ID, ServerNotInitialized,
-                      "the server is not initialized: send initialize first");
-  if (ShutdownRequested)
-    return replyError(ID, InvalidRequest,
-                      "the server is shutting down: only exit is accepted");
-  if (Method == "shutdown")
-    return onShutdown(ID);
-  if (Method == "textDocument/codeAction")
-    return onCodeAction(ID, Params);
-  if (Method == "workspace/executeCommand")
-    return onExecuteCommand(ID, Params);
-  replyError(ID, MethodNotFound, ("method not found: " + Method).str());
-}
-
-void Server::Impl::handleNotification(llvm::StringRef Method,
-                                      const json &Params) {
-  if (Method == "exit") {
-    ExitRequested = true;
-    return;
+  if (!Method)
+    return refusal(ID, ErrorCode::InvalidRequest,
+                   "the method must be a string");
+  const json::Value *Params = O->get("params");
+  if (Params && !Params->getAsObject() && !Params->getAsArray())
+    return refusal(ID, ErrorCode::InvalidRequest,
+                   "params must be an object or an array");
+  bool IsRequest = IDField != nullptr;
+  if (*Method == AnswerMethod) {
+    if (!IsRequest)
+      return std::nullopt;
+    return refusal(ID, ErrorCode::MethodNotFound,
+                   ("method not found: " + *Method).str());
   }
-  if (!Initialized || ShutdownRequested) {
-    Log.info(("dropped notification " + Method +
-              (Initialized ? " after shutdown" : " before initialize"))
-                 .str());
-    return;
-  }
-  if (Method == "initialized")
-    return;
-  if (Method == "textDocument/didOpen")
-    return onDidOpen(Params);
-  if (Method == "textDocument/didChange")
-    return onDidChange(Params);
-  if (Method == "textDocument/didClose")
-    return onDidClose(Params);
-  if (Method == "$/cancelRequest")
-    return onCancelRequest(Params);
-  if (Method == "window/workDoneProgress/cancel")
-    return onProgressCancel(Params);
-  // Notifications that may be ignored start with "$/"; others are logged.
-  if (!Method.starts_with("$/") && Method != "textDocument/didSave")
-    Log.info(("ignored notification " + Method).str());
-}
 
-void Server::Impl::handleResponse(const json &ID, const json *Result,
-                                  const json *Error) {
-  ReplyHandler Handler;
-  if (ID.is_number_integer()) {
-    std::lock_guard<std::mutex> Lock(Mu);
-    auto It = PendingCalls.find(ID.get<int64_t>());
-    if (It != PendingCalls.end()) {
-      Handler = std::move(It->second);
-      PendingCalls.erase(It);
+  // The lifecycle: initialize first; after shutdown, only exit.
+  if (IsRequest && *Method != "initialize") {
+    if (!Initialized)
+      return refusal(ID, ErrorCode::ServerNotInitialized,
+                     "the server is not initialized: send initialize first");
+    if (ShutdownRequested)
+      return refusal(ID, ErrorCode::InvalidRequest,
+                     "the server is shutting down: only exit is accepted");
+  }
+  if (!IsRequest && *Method != "exit") {
+    if (!Initialized || ShutdownRequested) {
+      Logger::info("dropped notification {0} {1}", *Method,
+                   Initialized ? "after shutdown" : "before initialize");
+      return std::nullopt;
+    }
+    // Notifications that may be ignored start with "$/"; others are logged.
+    if (!Notifications.contains(*Method) && !Method->starts_with("$/") &&
+        *Method != "initialized" && *Method != "textDocument/didSave")
+      Logger::info("ignored notification {0}", *Method);
+  }
+
+  // A document that is no local file (an editor's `untitled:` buffer, a
+  // file on another host) has nothing to offer: LLVM's protocol types would
+  // refuse its URI, and with it the whole message.
+  if (isDocumentMethod(*Method) && Params) {
+    const json::Object *Doc =
+        Params->getAsObject() ? Params->getAsObject()->getObject("textDocument")
+                              : nullptr;
+    std::optional<llvm::StringRef> URI =
+        Doc ? Doc->getString("uri") : std::nullopt;
+    std::optional<llvm::StringRef> TestRoot;
+    if (Opts.TestRoot)
+      TestRoot = *Opts.TestRoot;
+    if (URI) {
+      llvm::Expected<std::string> Path = uriToPath(*URI, TestRoot);
+      if (!Path) {
+        Logger::info("nothing is offered for {0}: {1}", *URI,
+                     llvm::toString(Path.takeError()));
+        if (IsRequest)
+          return internalAnswer(ID, json::Object{{"result", json::Array()}});
+        return std::nullopt;
+      }
     }
   }
-  if (!Handler) {
-    Log.info("response to no request of ours: " + dumpJSON(ID, false));
-    return;
-  }
-  Handler(Result, Error);
+  DispatchedID = std::move(ID);
+  return Body;
 }
 
 //===----------------------------------------------------------------------===//
@@ -330,19 +285,15 @@ void Server::Impl::handleResponse(const json &ID, const json *Result,
 /// The search options of `initializationOptions`: the options model's
 /// settings (the `.clang-maxcode` keys in camelCase), read by the model;
 /// relative paths are taken against \p Root.
-static llvm::Expected<MaxcodeOptions> searchOptionsFrom(const json &Init,
-                                                        llvm::StringRef Root) {
-  // The model reads LLVM's JSON; this layer's messages are nlohmann's.
-  llvm::Expected<llvm::json::Value> Settings = llvm::json::parse(Init.dump());
-  if (!Settings)
-    return Settings.takeError();
+static llvm::Expected<MaxcodeOptions>
+searchOptionsFrom(const json::Object &Init, llvm::StringRef Root) {
   auto Spelled = [](llvm::Error E) {
     return llvm::createStringError(
         "initializationOptions: " +
         llvm::toString(spellOptionErrors(
             std::move(E), [](const OptionInfo &I) { return I.setting(); })));
   };
-  auto O = optionsFromSettings(*Settings->getAsObject());
+  auto O = optionsFromSettings(Init);
   if (!O)
     return Spelled(O.takeError());
   // The checks clang-maxcode makes, made now, when the editor can say so.
@@ -352,60 +303,79 @@ static llvm::Expected<MaxcodeOptions> searchOptionsFrom(const json &Init,
   return O;
 }
 
-void Server::Impl::onInitialize(const json &ID, const json &Params) {
-  if (Initialized)
-    return replyError(ID, InvalidRequest, "the server is already initialized");
-  if (!Params.is_object())
-    return replyError(ID, InvalidParams, "initialize takes an object");
+/// \p O's member at \p Keys, through nested objects; none where one lacks.
+static const json::Object *
+objectAt(const json::Object *O, std::initializer_list<llvm::StringRef> Keys) {
+  for (llvm::StringRef K : Keys)
+    if (!O || !(O = O->getObject(K)))
+      return nullptr;
+  return O;
+}
 
-  if (const json *Window = path(Params, {"capabilities", "window"}))
-    ClientProgress = getBool(*Window, "workDoneProgress").value_or(false);
-  if (const json *Workspace = path(Params, {"capabilities", "workspace"})) {
-    ClientApplyEdit = getBool(*Workspace, "applyEdit").value_or(false);
-    if (const json *Edit = member(*Workspace, "workspaceEdit"))
-      ClientDocumentChanges = getBool(*Edit, "documentChanges").value_or(false);
+void Server::Impl::onInitialize(const RawParams &Params,
+                                Callback<json::Value> Reply) {
+  auto Invalid = [&](const llvm::Twine &Message, ErrorCode Code) {
+    Reply(llvm::make_error<LSPError>(Message.str(), Code));
+  };
+  if (Initialized)
+    return Invalid("the server is already initialized",
+                   ErrorCode::InvalidRequest);
+  const json::Object *P = Params.V.getAsObject();
+  if (!P)
+    return Invalid("initialize takes an object", ErrorCode::InvalidParams);
+
+  // What LLVM's protocol reads of the capabilities, then what it lacks.
+  llvm::lsp::InitializeParams LSP;
+  json::Path::Root Root;
+  if (fromJSON(Params.V, LSP, Root)) {
+    ClientProgress = LSP.capabilities.workDoneProgress;
+    ClientCodeActionLiterals = LSP.capabilities.codeActionStructure;
   }
-  ClientCodeActionLiterals =
-      path(Params, {"capabilities", "textDocument", "codeAction",
-                    "codeActionLiteralSupport"}) != nullptr;
+  if (const json::Object *Workspace =
+          objectAt(P, {"capabilities", "workspace"})) {
+    ClientApplyEdit = Workspace->getBoolean("applyEdit").value_or(false);
+    if (const json::Object *Edit = Workspace->getObject("workspaceEdit"))
+      ClientDocumentChanges =
+          Edit->getBoolean("documentChanges").value_or(false);
+  }
 
   std::optional<llvm::StringRef> TestRoot;
   if (Opts.TestRoot)
     TestRoot = *Opts.TestRoot;
-  std::optional<std::string> RootURI = getString(Params, "rootUri");
+  std::optional<llvm::StringRef> RootURI = P->getString("rootUri");
   if (!RootURI)
-    if (const json *Folders = member(Params, "workspaceFolders"))
-      if (Folders->is_array() && !Folders->empty())
-        RootURI = getString(Folders->front(), "uri");
+    if (const json::Array *Folders = P->getArray("workspaceFolders"))
+      if (!Folders->empty() && Folders->front().getAsObject())
+        RootURI = Folders->front().getAsObject()->getString("uri");
   if (RootURI) {
-    auto Root = uriToPath(*RootURI, TestRoot);
-    if (Root)
-      WorkspaceRoot = *Root;
+    auto RootPath = uriToPath(*RootURI, TestRoot);
+    if (RootPath)
+      WorkspaceRoot = *RootPath;
     else
-      Log.error("ignoring the workspace root: " +
-                llvm::toString(Root.takeError()));
-  } else if (std::optional<std::string> RootPath =
-                 getString(Params, "rootPath")) {
-    WorkspaceRoot = *RootPath;
+      Logger::error("ignoring the workspace root: {0}",
+                    llvm::toString(RootPath.takeError()));
+  } else if (std::optional<llvm::StringRef> RootPath =
+                 P->getString("rootPath")) {
+    WorkspaceRoot = RootPath->str();
   }
 
-  if (const json *Init = member(Params, "initializationOptions")) {
-    if (!Init->is_object() && !Init->is_null())
-      return replyError(ID, InvalidParams,
-                        "initializationOptions must be an object");
-    if (Init->is_object()) {
-      auto Options = searchOptionsFrom(*Init, WorkspaceRoot);
+  if (const json::Value *Init = P->get("initializationOptions")) {
+    const json::Object *InitObject = Init->getAsObject();
+    if (!InitObject && Init->kind() != json::Value::Null)
+      return Invalid("initializationOptions must be an object",
+                     ErrorCode::InvalidParams);
+    if (InitObject) {
+      auto Options = searchOptionsFrom(*InitObject, WorkspaceRoot);
       if (!Options)
-        return replyError(ID, InvalidParams,
-                          llvm::toString(Options.takeError()));
+        return Invalid(llvm::toString(Options.takeError()),
+                       ErrorCode::InvalidParams);
       EditorOptions = std::move(*Options);
-      if (const json *DB = member(*Init, "compilationDatabasePath")) {
-        if (!DB->is_string())
-          return replyError(
-              ID, InvalidParams,
-              "initializationOptions: compilationDatabasePath must be a "
-              "string");
-        llvm::SmallString<256> Path(DB->get_ref<const std::string &>());
+      if (const json::Value *DB = InitObject->get("compilationDatabasePath")) {
+        if (!DB->getAsString())
+          return Invalid("initializationOptions: compilationDatabasePath "
+                         "must be a string",
+                         ErrorCode::InvalidParams);
+        llvm::SmallString<256> Path(*DB->getAsString());
         if (!llvm::sys::path::is_absolute(Path) && !WorkspaceRoot.empty())
           Path = (llvm::Twine(WorkspaceRoot) + "/" + Path).str();
         DatabasePath = std::string(Path);
@@ -414,105 +384,95 @@ void Server::Impl::onInitialize(const json &ID, const json &Params) {
   }
 
   Initialized = true;
-  json CodeActionProvider = true;
+  json::Value CodeActionProvider = true;
   if (ClientCodeActionLiterals)
-    CodeActionProvider = {{"codeActionKinds", {RewriteKind}},
-                          {"resolveProvider", false}};
-  reply(ID,
-        {{"capabilities",
-          {{"positionEncoding", "utf-16"},
-           {"textDocumentSync", {{"openClose", true}, {"change", 2}}},
-           {"codeActionProvider", CodeActionProvider},
+    CodeActionProvider =
+        json::Object{{"codeActionKinds", json::Array{RewriteKind}},
+                     {"resolveProvider", false}};
+  Reply(json::Object{
+      {"capabilities",
+       json::Object{
+           {"positionEncoding", "utf-16"},
+           {"textDocumentSync",
+            json::Object{
+                {"openClose", true},
+                {"change", int(llvm::lsp::TextDocumentSyncKind::Incremental)}}},
+           {"codeActionProvider", std::move(CodeActionProvider)},
            {"executeCommandProvider",
-            {{"commands", {OptimizeCommand}}, {"workDoneProgress", true}}}}},
-         {"serverInfo", {{"name", "maxcode-lsp"}, {"version", "1"}}}});
+            json::Object{{"commands", json::Array{OptimizeCommand}},
+                         {"workDoneProgress", true}}}}},
+      {"serverInfo", json::Object{{"name", "maxcode-lsp"}, {"version", "1"}}}});
 }
 
-void Server::Impl::onShutdown(const json &ID) {
+void Server::Impl::onShutdown(const llvm::lsp::NoParams &,
+                              Callback<json::Value> Reply) {
   ShutdownRequested = true;
   stopJobs();
-  reply(ID, nullptr);
+  Reply(nullptr);
 }
 
-void Server::Impl::onDidOpen(const json &Params) {
-  const json *Doc = member(Params, "textDocument");
-  std::optional<std::string> URI = Doc ? getString(*Doc, "uri") : std::nullopt;
-  std::optional<std::string> Text =
-      Doc ? getString(*Doc, "text") : std::nullopt;
-  std::optional<int64_t> Version =
-      Doc ? getInteger(*Doc, "version") : std::nullopt;
-  if (!URI || !Text)
-    return Log.error("didOpen without textDocument.uri and text");
+void Server::Impl::onDidOpen(const llvm::lsp::DidOpenTextDocumentParams &P) {
   Document D;
-  D.URI = *URI;
-  D.Text = std::move(*Text);
-  D.Version = Version.value_or(0);
+  D.URI = P.textDocument.uri.uri().str();
+  D.Text = P.textDocument.text;
+  D.Version = P.textDocument.version;
   std::optional<llvm::StringRef> TestRoot;
   if (Opts.TestRoot)
     TestRoot = *Opts.TestRoot;
-  auto Path = uriToPath(*URI, TestRoot);
+  // The message was let through because the URI names a local file.
+  auto Path = uriToPath(D.URI, TestRoot);
   if (Path)
     D.Path = std::move(*Path);
   else
-    Log.info("no targets will be offered for " + *URI + ": " +
-             llvm::toString(Path.takeError()));
+    Logger::info("no targets will be offered for {0}: {1}", D.URI,
+                 llvm::toString(Path.takeError()));
   std::lock_guard<std::mutex> Lock(Mu);
-  Documents[*URI] = std::move(D);
+  Documents[D.URI] = std::move(D);
 }
 
-void Server::Impl::onDidChange(const json &Params) {
-  const json *Doc = member(Params, "textDocument");
-  std::optional<std::string> URI = Doc ? getString(*Doc, "uri") : std::nullopt;
-  if (!URI)
-    return Log.error("didChange without textDocument.uri");
+void Server::Impl::onDidChange(const RawParams &Params) {
+  const json::Object *Doc = objectAt(Params.V.getAsObject(), {"textDocument"});
+  std::optional<llvm::StringRef> URIField =
+      Doc ? Doc->getString("uri") : std::nullopt;
+  if (!URIField)
+    return Logger::error("didChange without textDocument.uri");
+  std::string URI = URIField->str();
   std::lock_guard<std::mutex> Lock(Mu);
-  auto It = Documents.find(*URI);
+  auto It = Documents.find(URI);
   if (It == Documents.end())
-    return Log.error("didChange for " + *URI + ", which is not open");
+    return Logger::error("didChange for {0}, which is not open", URI);
   // Any change we cannot follow leaves our copy out of step with the
   // editor's; forget the document rather than offer actions on wrong text.
   auto Forget = [&](const llvm::Twine &Why) {
-    Log.error("closing " + *URI + " on the server: " + Why +
-              " (reopen it to get code actions again)");
+    Logger::error("closing {0} on the server: {1} (reopen it to get code "
+                  "actions again)",
+                  URI, Why.str());
     Documents.erase(It);
   };
-  std::optional<int64_t> Version = getInteger(*Doc, "version");
-  const json *Changes = member(Params, "contentChanges");
-  if (!Version || !Changes || !Changes->is_array())
-    return Forget("didChange without a version and contentChanges");
+  llvm::lsp::DidChangeTextDocumentParams P;
+  json::Path::Root Root;
+  if (!fromJSON(Params.V, P, Root))
+    return Forget("a malformed didChange: " + llvm::toString(Root.getError()));
   std::string Text = It->second.Text;
-  for (const json &Change : *Changes) {
-    std::optional<std::string> NewText = getString(Change, "text");
-    if (!NewText)
-      return Forget("a change without text");
-    std::optional<Range> R;
-    if (const json *RangeField = member(Change, "range")) {
-      R = rangeFrom(RangeField);
-      if (!R)
-        return Forget("a change with a malformed range");
-    }
-    if (llvm::Error E = applyContentChange(Text, R, *NewText))
+  for (const llvm::lsp::TextDocumentContentChangeEvent &Change :
+       P.contentChanges)
+    if (llvm::Error E = applyContentChange(Text, Change.range, Change.text))
       return Forget(llvm::toString(std::move(E)));
-  }
   It->second.Text = std::move(Text);
-  It->second.Version = *Version;
+  It->second.Version = P.textDocument.version;
 }
 
-void Server::Impl::onDidClose(const json &Params) {
-  const json *Doc = member(Params, "textDocument");
-  std::optional<std::string> URI = Doc ? getString(*Doc, "uri") : std::nullopt;
-  if (!URI)
-    return Log.error("didClose without textDocument.uri");
+void Server::Impl::onDidClose(const llvm::lsp::DidCloseTextDocumentParams &P) {
   std::lock_guard<std::mutex> Lock(Mu);
-  Documents.erase(*URI);
+  Documents.erase(P.textDocument.uri.uri().str());
 }
 
-Server::Server(ServerOptions Opts, OptimizeRunner &Runner, Logger &Log,
+Server::Server(ServerOptions Opts, OptimizeRunner &Runner,
                llvm::raw_ostream &Out)
-    : I(std::make_unique<Impl>(std::move(Opts), Runner, Log, Out)) {}
+    : I(std::make_unique<Impl>(std::move(Opts), Runner, Out)) {}
 
 Server::~Server() = default;
 
-int Server::run(MessageParser &Parser, int InputFD) {
-  return I->run(Parser, InputFD);
+int Server::run(std::unique_ptr<MessageParser> Parser, int InputFD) {
+  return I->run(std::move(Parser), InputFD);
 }

@@ -15,30 +15,31 @@
 #ifndef MAXCODE_LIB_LSP_SERVERIMPL_H
 #define MAXCODE_LIB_LSP_SERVERIMPL_H
 
-#include "JSONUtil.h"
 #include "maxcode/Frontend/CompilationDatabase.h"
 #include "maxcode/Frontend/Discovery.h"
 #include "maxcode/Frontend/Target.h"
-#include "maxcode/LSP/Logger.h"
 #include "maxcode/LSP/OptimizeRunner.h"
 #include "maxcode/LSP/Protocol.h"
 #include "maxcode/LSP/Server.h"
 #include "maxcode/LSP/Transport.h"
 #include "maxcode/Support/Config.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/LSP/Logging.h"
+#include "llvm/Support/LSP/Protocol.h"
+#include "llvm/Support/LSP/Transport.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
-#include <cerrno>
 #include <cmath>
 #include <condition_variable>
 #include <functional>
 #include <future>
 #include <map>
 #include <mutex>
-#include <unistd.h>
 
 using namespace maxcode;
 
@@ -46,26 +47,52 @@ namespace maxcode {
 namespace lsp {
 namespace impl {
 
-// JSON-RPC and LSP error codes.
-enum ErrorCode {
-  ParseError = -32700,
-  InvalidRequest = -32600,
-  MethodNotFound = -32601,
-  InvalidParams = -32602,
-  InternalError = -32603,
-  ServerNotInitialized = -32002,
-  RequestCancelled = -32800,
+namespace json = llvm::json;
+using llvm::lsp::Callback;
+using llvm::lsp::ErrorCode;
+using llvm::lsp::Logger;
+using llvm::lsp::LSPError;
+using llvm::lsp::MessageType;
+
+constexpr llvm::StringLiteral OptimizeCommand = "maxcode.optimize";
+constexpr llvm::StringLiteral RewriteKind = "refactor.rewrite";
+/// The request the reading side makes of a message the server answers
+/// itself, before any handler (an invalid message, one out of the
+/// lifecycle's order): its params are the answer (InternalAnswer). Clients
+/// may not send it.
+constexpr llvm::StringLiteral AnswerMethod = "$maxcode/answer";
+
+/// Parameters a handler reads itself: LLVM's protocol has no type for them
+/// (initialize's root and initializationOptions, executeCommand, the
+/// cancellations), or reading them whole would lose what a malformed one
+/// still says (didChange's document).
+struct RawParams {
+  json::Value V = nullptr;
 };
+inline bool fromJSON(const json::Value &E, RawParams &Out, json::Path) {
+  Out.V = E;
+  return true;
+}
 
-// window/showMessage types.
-enum MessageType { MessageError = 1, MessageWarning = 2, MessageInfo = 3 };
+/// AnswerMethod's params: a result, or an error's code and message.
+struct InternalAnswer {
+  std::optional<json::Value> Result;
+  int64_t Code = 0;
+  std::string Message;
+};
+bool fromJSON(const json::Value &E, InternalAnswer &Out, json::Path P);
 
-constexpr const char *OptimizeCommand = "maxcode.optimize";
-constexpr const char *RewriteKind = "refactor.rewrite";
+/// The client's answer to workspace/applyEdit (LSP's
+/// ApplyWorkspaceEditResult, which LLVM's protocol lacks).
+struct ApplyEditAnswer {
+  bool Applied = false;
+  std::string FailureReason;
+};
+bool fromJSON(const json::Value &E, ApplyEditAnswer &Out, json::Path P);
 
 struct Document {
   std::string URI;
-  std::string Path; ///< Empty when the URI names no local file.
+  std::string Path;
   std::string Text;
   int64_t Version = 0;
   /// Targets listed for TargetsVersion, or why none could be.
@@ -78,20 +105,22 @@ struct Job {
   enum class State { Busy, WaitingForClient, Done };
 
   uint64_t Number = 0;
-  json RequestID;
+  json::Value RequestID = nullptr;
+  /// Answers the workspace/executeCommand request, once.
+  Callback<json::Value> Reply;
   std::string URI;
   std::string Name; ///< The file's name, for messages.
   int64_t Version = 0;
   std::string OriginalText; ///< The saved file the search reads.
   OptimizeRequest Request;
 
-  std::optional<json> Token; ///< The $/progress token, if any.
+  std::optional<json::Value> Token; ///< The $/progress token, if any.
   bool TokenPending = false; ///< window/workDoneProgress/create unanswered.
   bool Begun = false;        ///< "begin" sent, "end" not yet.
   std::atomic<bool> Cancel{false};
   State St = State::Busy;
-  std::optional<json> ApplyResult; ///< The answer to workspace/applyEdit.
-  bool ApplyAnswered = false;
+  /// The answer to workspace/applyEdit, once it came.
+  std::optional<ApplyEditAnswer> Applied;
   std::condition_variable CV;
   std::shared_future<void> Finished; ///< runJob's task in the job pool.
 };
@@ -101,7 +130,7 @@ struct OptimizeArgs {
   std::string URI;
   std::string Target;
   int64_t Version = 0;
-  const json *Token = nullptr; ///< The workDoneToken, if the client gave one.
+  std::optional<json::Value> Token; ///< The workDoneToken, if given.
 };
 
 /// The document a maxcode.optimize request searches, as checked.
@@ -120,13 +149,11 @@ struct JobSettings {
 /// `a.cpp` for messages.
 std::string quoteName(llvm::StringRef Name);
 std::string formatSpeedup(double X);
-json toJSON(const Position &P);
-json toJSON(const Range &R);
-std::optional<Position> positionFrom(const json *J);
-std::optional<Range> rangeFrom(const json *J);
-bool isValidID(const json &ID);
-/// True when a client asking only for \p Only kinds wants refactor.rewrite.
-bool wantsRewrite(const json *Only);
+/// JSON-RPC ids (and progress tokens): an integer or a string.
+bool isValidID(const json::Value &ID);
+/// True when a client asking only for \p Only kinds wants refactor.rewrite
+/// (an empty list asks for every kind).
+bool wantsRewrite(llvm::ArrayRef<std::string> Only);
 std::optional<std::string> readFile(llvm::StringRef Path);
 
 } // namespace impl
@@ -135,47 +162,50 @@ using namespace impl;
 
 class Server::Impl {
 public:
-  Impl(ServerOptions Opts, OptimizeRunner &Runner, Logger &Log,
-       llvm::raw_ostream &Out)
-      : Opts(std::move(Opts)), Runner(Runner), Log(Log), Out(Out) {}
+  Impl(ServerOptions Opts, OptimizeRunner &Runner, llvm::raw_ostream &Out)
+      : Opts(std::move(Opts)), Runner(Runner), Out(Out) {}
 
-  int run(MessageParser &Parser, int InputFD);
+  int run(std::unique_ptr<MessageParser> Parser, int InputFD);
 
 private:
-  using ReplyHandler =
-      std::function<void(const json *Result, const json *Error)>;
-
-  // Output.
-  void send(const json &Message);
-  void reply(const json &ID, json Result);
-  void replyError(const json &ID, int Code, llvm::StringRef Message);
-  void notify(llvm::StringRef Method, json Params);
+  // Output, through LLVM's MessageHandler (which writes each message whole).
   void showMessage(MessageType Type, llvm::StringRef Message);
-  /// Sends a request to the client; \p OnReply gets its answer. \p Waiting,
-  /// if given, is the job that now waits for that answer: it stops counting
-  /// as busy only once the answer can be taken, so that -sync cannot read the
-  /// answer before the request exists.
-  void call(llvm::StringRef Method, json Params, ReplyHandler OnReply,
-            Job *Waiting = nullptr);
+  void notifyProgress(const json::Value &Token, json::Object Value);
+  /// Sends a request to the client; \p OnReply gets its answer. A job that
+  /// waits for the answer stops counting as busy only after this returns,
+  /// when the answer can be taken: -sync must not read it before.
+  template <typename ResultT>
+  void call(llvm::StringLiteral Method, json::Value Params,
+            llvm::lsp::OutgoingRequestCallback<ResultT> OnReply) {
+    int64_t ID;
+    {
+      std::lock_guard<std::mutex> Lock(Mu);
+      ID = NextRequestID++;
+    }
+    Handler->outgoingRequest<json::Value, ResultT>(Method, std::move(OnReply))(
+        Params, ID);
+  }
 
-  // Input.
-  void handleMessage(const std::string &Body, MessageParser &Parser);
-  void dispatch(const json &Message);
-  void handleRequest(const json &ID, llvm::StringRef Method,
-                     const json &Params);
-  void handleNotification(llvm::StringRef Method, const json &Params);
-  void handleResponse(const json &ID, const json *Result, const json *Error);
+  // Input: what the transport dispatches, decided on the reading thread.
+  std::optional<std::string> vet(std::string Body, MessageParser &Parser);
+  /// AnswerMethod with \p Answer for request \p ID.
+  static std::string internalAnswer(const json::Value &ID, json::Object Answer);
+  static std::string refusal(const json::Value &ID, ErrorCode Code,
+                             llvm::StringRef Message);
+  void registerHandlers();
 
   // Methods.
-  void onInitialize(const json &ID, const json &Params);
-  void onShutdown(const json &ID);
-  void onDidOpen(const json &Params);
-  void onDidChange(const json &Params);
-  void onDidClose(const json &Params);
-  void onCodeAction(const json &ID, const json &Params);
-  void onExecuteCommand(const json &ID, const json &Params);
-  void onCancelRequest(const json &Params);
-  void onProgressCancel(const json &Params);
+  void onAnswer(const InternalAnswer &A, Callback<json::Value> Reply);
+  void onInitialize(const RawParams &Params, Callback<json::Value> Reply);
+  void onShutdown(const llvm::lsp::NoParams &, Callback<json::Value> Reply);
+  void onDidOpen(const llvm::lsp::DidOpenTextDocumentParams &Params);
+  void onDidChange(const RawParams &Params);
+  void onDidClose(const llvm::lsp::DidCloseTextDocumentParams &Params);
+  void onCodeAction(const llvm::lsp::CodeActionParams &Params,
+                    Callback<json::Value> Reply);
+  void onExecuteCommand(const RawParams &Params, Callback<json::Value> Reply);
+  void onCancelRequest(const RawParams &Params);
+  void onProgressCancel(const RawParams &Params);
 
   // Targets and databases.
   struct Database {
@@ -187,25 +217,26 @@ private:
   const Document *updateTargets(const std::string &URI);
 
   // Searches.
-  /// Says with showMessage what the user can fix, and answers \p ID with
+  /// Says with showMessage what the user can fix, and answers \p Reply with
   /// success, having done nothing.
-  void refuse(const json &ID, MessageType Type, const llvm::Twine &Message);
+  void refuse(Callback<json::Value> &Reply, MessageType Type,
+              const llvm::Twine &Message);
   /// Copies the document \p A names, or refuses: it must be open, of the
   /// version the action was offered for, not being searched, and saved.
-  std::optional<OptimizeFile> checkDocument(const json &ID,
+  std::optional<OptimizeFile> checkDocument(Callback<json::Value> &Reply,
                                             const OptimizeArgs &A);
   /// True when \p A's target is in \p F; refuses otherwise.
-  bool checkTarget(const json &ID, const OptimizeArgs &A,
+  bool checkTarget(Callback<json::Value> &Reply, const OptimizeArgs &A,
                    const OptimizeFile &F);
   /// The settings of a search of \p Path, or none when the configuration
   /// cannot be read (refused).
-  std::optional<JobSettings> jobSettings(const json &ID,
+  std::optional<JobSettings> jobSettings(Callback<json::Value> &Reply,
                                          const std::string &Path);
   /// Registers \p NewJob, asks for its progress token when the client gave
-  /// none (\p Token), and starts it in the job pool.
-  void startJob(std::unique_ptr<Job> NewJob, const json *Token);
+  /// none, and starts it in the job pool.
+  void startJob(std::unique_ptr<Job> NewJob);
   /// The client's answer to window/workDoneProgress/create for a job.
-  void onProgressToken(uint64_t Number, const json *Error);
+  void onProgressToken(uint64_t Number, llvm::Error Refused);
   void runJob(Job &J);
   /// Runs \p J's search; when it was cancelled or failed, finishes the job
   /// and returns none.
@@ -217,9 +248,9 @@ private:
   /// and finishes the job.
   void applyEdit(Job &J, const OptimizeResult &Result, const TextEdit &Edit);
   /// The workspace/applyEdit argument for \p Edit of \p J's document.
-  json workspaceEdit(const Job &J, const TextEdit &Edit) const;
+  json::Value workspaceEdit(const Job &J, const TextEdit &Edit) const;
   /// The client's answer to workspace/applyEdit for a job.
-  void onApplyAnswer(uint64_t Number, const json *Result, const json *Error);
+  void onApplyAnswer(uint64_t Number, llvm::Expected<ApplyEditAnswer> Answer);
   /// Ends \p J's progress with \p Progress, shows \p Message, answers the
   /// request and finishes the job.
   void finishWith(Job &J, llvm::StringRef Progress, MessageType Type,
@@ -241,11 +272,20 @@ private:
 
   ServerOptions Opts;
   OptimizeRunner &Runner;
-  Logger &Log;
   llvm::raw_ostream &Out;
-  std::mutex OutMu;
+
+  // Made by run(); they outlive every job (run stops them first).
+  std::unique_ptr<llvm::lsp::JSONTransport> Transport;
+  std::unique_ptr<llvm::lsp::MessageHandler> Handler;
+  llvm::lsp::OutgoingNotification<llvm::lsp::ShowMessageParams> ShowMessage;
+  llvm::lsp::OutgoingNotification<json::Value> Progress;
+  /// The notifications a handler reads (the others are logged as ignored).
+  llvm::StringSet<> Notifications;
 
   // Touched by the reading thread only.
+  /// The id of the request being dispatched (MessageHandler gives a
+  /// handler its reply, not the id, which a cancellation names).
+  json::Value DispatchedID = nullptr;
   bool Initialized = false;
   bool ShutdownRequested = false;
   bool ExitRequested = false;
@@ -266,7 +306,6 @@ private:
   bool Stopping = false;
   int64_t NextRequestID = 0;
   uint64_t NextJobNumber = 1;
-  std::map<int64_t, ReplyHandler> PendingCalls;
 
   // Last, so that it is destroyed first: its destructor waits for the jobs,
   // which use everything above. A job waits on its child process and on the

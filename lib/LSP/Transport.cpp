@@ -6,7 +6,11 @@
 
 #include "maxcode/LSP/Transport.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Errno.h"
+#include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cerrno>
+#include <unistd.h>
 
 using namespace maxcode;
 using namespace maxcode::lsp;
@@ -171,7 +175,40 @@ std::optional<InputEvent> DelimitedParser::finish() {
   return E;
 }
 
-std::string lsp::frameMessage(llvm::StringRef Body) {
-  return "Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n" +
-         Body.str();
+llvm::LogicalResult ClientInput::read(std::string &Json) {
+  char Buf[65536];
+  while (!Ended) {
+    std::optional<InputEvent> E = Parser->next();
+    if (!E && AtEnd) {
+      E = Parser->finish();
+      if (!E) {
+        Ended = true;
+        break;
+      }
+    }
+    if (!E) {
+      ssize_t N = ::read(FD, Buf, sizeof(Buf));
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0) {
+        if (N < 0)
+          llvm::lsp::Logger::error("cannot read the input: {0}",
+                                   llvm::sys::StrError(errno));
+        AtEnd = true;
+        continue;
+      }
+      Parser->feed(llvm::StringRef(Buf, N));
+      continue;
+    }
+    if (E->Kind == InputEvent::Skipped) {
+      llvm::lsp::Logger::error("skipped input that is not a message: {0}",
+                               E->Text);
+      continue;
+    }
+    if (std::optional<std::string> Message = Vet(std::move(E->Text), *Parser)) {
+      Json = std::move(*Message);
+      return llvm::success();
+    }
+  }
+  return llvm::failure();
 }

@@ -10,7 +10,6 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "maxcode/LSP/Logger.h"
 #include "maxcode/LSP/OptimizeRunner.h"
 #include "maxcode/LSP/Server.h"
 #include "maxcode/LSP/Transport.h"
@@ -56,13 +55,17 @@ static cl::opt<bool> LitTest(
              "test:/// URIs under -test-root (default: the current folder), "
              "and -log=verbose unless -log is given"),
     cl::cat(LSPCategory));
-static cl::opt<LogLevel> Log(
-    "log", cl::desc("What to log on stderr"), cl::init(LogLevel::Info),
-    cl::values(clEnumValN(LogLevel::Error, "error", "errors only"),
-               clEnumValN(LogLevel::Info, "info", "also what the server does"),
-               clEnumValN(LogLevel::Verbose, "verbose",
-                          "also every message and Clang's diagnostics")),
-    cl::cat(LSPCategory));
+// LLVM's LSP logger: one line per event, "E[12:00:00.000] ...".
+using LogLevel = llvm::lsp::Logger::Level;
+static cl::opt<LogLevel>
+    Log("log", cl::desc("What to log on stderr"), cl::init(LogLevel::Info),
+        cl::values(clEnumValN(LogLevel::Error, "error", "errors only"),
+                   clEnumValN(LogLevel::Info, "info",
+                              "also what the server does and each message"),
+                   clEnumValN(LogLevel::Debug, "verbose",
+                              "also every message written and Clang's "
+                              "diagnostics")),
+        cl::cat(LSPCategory));
 
 // Some clients (vscode-languageclient with TransportKind.stdio) add --stdio;
 // stdio is the only transport, so it is accepted and changes nothing.
@@ -103,9 +106,9 @@ int main(int argc, char **argv) {
         Opts.TestRoot = std::string(Here);
     }
     if (!Log.getNumOccurrences())
-      Level = LogLevel::Verbose;
+      Level = LogLevel::Debug;
   }
-  Logger Logs(errs(), Level);
+  llvm::lsp::Logger::setLogLevel(Level);
 
   void *Anchor = reinterpret_cast<void *>(&anchor);
   Opts.Parse = getDefaultParseSettings(argv[0], Anchor);
@@ -113,15 +116,16 @@ int main(int argc, char **argv) {
       sys::path::parent_path(sys::fs::getMainExecutable(argv[0], Anchor)));
   sys::path::append(ClangMaxcode, "clang-maxcode");
   if (!sys::fs::can_execute(ClangMaxcode))
-    Logs.error("no clang-maxcode beside maxcode-lsp (" + ClangMaxcode +
-               "): code actions work, searches will fail");
-  ClangMaxcodeRunner Runner(std::string(ClangMaxcode), Logs);
+    llvm::lsp::Logger::error("no clang-maxcode beside maxcode-lsp ({0}): code "
+                             "actions work, searches will fail",
+                             ClangMaxcode);
+  ClangMaxcodeRunner Runner{std::string(ClangMaxcode)};
 
   std::unique_ptr<MessageParser> Parser;
   if (Delimited)
     Parser = std::make_unique<DelimitedParser>();
   else
     Parser = std::make_unique<FramedParser>();
-  Server S(std::move(Opts), Runner, Logs, outs());
-  return S.run(*Parser, STDIN_FILENO);
+  Server S(std::move(Opts), Runner, outs());
+  return S.run(std::move(Parser), STDIN_FILENO);
 }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/LSP/OptimizeRunner.h"
-#include "maxcode/LSP/Logger.h"
+#include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 
@@ -131,10 +131,7 @@ TEST(ProgressLineTest, ReadsLinesAndSkipsOthers) {
 }
 
 TEST(ClangMaxcodeRunnerTest, MissingExecutableIsAnError) {
-  std::string Log;
-  llvm::raw_string_ostream LogOS(Log);
-  Logger L(LogOS, LogLevel::Error);
-  ClangMaxcodeRunner Runner("/nonexistent/clang-maxcode", L);
+  ClangMaxcodeRunner Runner("/nonexistent/clang-maxcode");
   OptimizeRequest R;
   R.File = "/p/a.cpp";
   R.Target = "f";
@@ -151,17 +148,19 @@ TEST(ClangMaxcodeRunnerTest, MissingExecutableIsAnError) {
 }
 
 TEST(ClangMaxcodeRunnerTest, CancelledBeforeItStartsRunsNothing) {
-  std::string Log;
-  llvm::raw_string_ostream LogOS(Log);
-  Logger L(LogOS, LogLevel::Verbose);
-  ClangMaxcodeRunner Runner("/nonexistent/clang-maxcode", L);
+  ClangMaxcodeRunner Runner("/nonexistent/clang-maxcode");
   std::atomic<bool> Cancel{true};
+  // The runner logs every command it runs (LLVM's logger, on stderr).
+  llvm::lsp::Logger::setLogLevel(llvm::lsp::Logger::Level::Debug);
+  testing::internal::CaptureStderr();
   auto Result =
       Runner.run(OptimizeRequest(), [](const OptimizeProgress &) {}, Cancel);
+  std::string Log = testing::internal::GetCapturedStderr();
+  llvm::lsp::Logger::setLogLevel(llvm::lsp::Logger::Level::Error);
   ASSERT_FALSE(bool(Result));
   EXPECT_TRUE(Result.errorIsA<CancelledError>());
   llvm::consumeError(Result.takeError());
-  EXPECT_EQ(LogOS.str(), "");
+  EXPECT_EQ(Log, "");
 }
 
 } // namespace

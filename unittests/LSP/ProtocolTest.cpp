@@ -63,7 +63,7 @@ TEST(PositionTest, OffsetsMapBack) {
   EXPECT_EQ(offsetToPosition(Text, 1000), (Position{2, 0}));
   for (size_t Offset : {0, 1, 3, 4, 8, 9, 10}) {
     Position P = offsetToPosition(Text, Offset);
-    EXPECT_EQ(offsetOf(Text, P.Line, P.Character), Offset);
+    EXPECT_EQ(offsetOf(Text, P.line, P.character), Offset);
   }
 }
 
@@ -160,7 +160,7 @@ TEST(TargetSelectionTest, InnermostFirstAndNothingOutside) {
 
 std::string applyEdit(llvm::StringRef Before, const TextEdit &E) {
   std::string Text = Before.str();
-  llvm::Error Err = applyContentChange(Text, E.Replaced, E.NewText);
+  llvm::Error Err = applyContentChange(Text, E.range, E.newText);
   EXPECT_FALSE(bool(Err)) << llvm::toString(std::move(Err));
   return Text;
 }
@@ -174,9 +174,9 @@ TEST(LineEditTest, CoversWholeChangedLines) {
   llvm::StringRef After = "int a;\nint f() {\n  return 2;\n}\nint b;\n";
   std::optional<TextEdit> E = computeLineEdit(Before, After);
   ASSERT_TRUE(E);
-  EXPECT_EQ(E->Replaced.Start, (Position{2, 0}));
-  EXPECT_EQ(E->Replaced.End, (Position{3, 0}));
-  EXPECT_EQ(E->NewText, "  return 2;\n");
+  EXPECT_EQ(E->range.start, (Position{2, 0}));
+  EXPECT_EQ(E->range.end, (Position{3, 0}));
+  EXPECT_EQ(E->newText, "  return 2;\n");
   EXPECT_EQ(applyEdit(Before, *E), After);
 }
 
@@ -195,15 +195,15 @@ TEST(LineEditTest, InsertionsDeletionsAndTheLastLine) {
   for (const Case &C : Cases) {
     std::optional<TextEdit> E = computeLineEdit(C.Before, C.After);
     ASSERT_TRUE(E) << C.Before.str();
-    EXPECT_EQ(E->Replaced.Start.Character, 0) << C.Before.str();
+    EXPECT_EQ(E->range.start.character, 0) << C.Before.str();
     EXPECT_EQ(applyEdit(C.Before, *E), C.After.str()) << C.Before.str();
   }
   // The inserted line alone, not its neighbours.
   std::optional<TextEdit> E = computeLineEdit("a\nb\n", "a\nX\nb\n");
   ASSERT_TRUE(E);
-  EXPECT_EQ(E->Replaced.Start, (Position{1, 0}));
-  EXPECT_EQ(E->Replaced.End, (Position{1, 0}));
-  EXPECT_EQ(E->NewText, "X\n");
+  EXPECT_EQ(E->range.start, (Position{1, 0}));
+  EXPECT_EQ(E->range.end, (Position{1, 0}));
+  EXPECT_EQ(E->newText, "X\n");
 }
 
 } // namespace

@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/LSP/Server.h"
-#include "maxcode/LSP/Logger.h"
 #include "maxcode/LSP/OptimizeRunner.h"
 #include "maxcode/LSP/Transport.h"
 #include "llvm/Support/FileSystem.h"
@@ -76,12 +75,9 @@ protected:
     Opts.Parse.ResourceDir = MAXCODE_CLANG_RESOURCE_DIR;
     std::string Output;
     llvm::raw_string_ostream Out(Output);
-    llvm::raw_null_ostream Logs;
-    Logger Log(Logs, LogLevel::Verbose);
     InstantRunner Runner;
-    DelimitedParser Parser;
-    Server S(Opts, Runner, Log, Out);
-    EXPECT_EQ(S.run(Parser, FD), 0);
+    Server S(Opts, Runner, Out);
+    EXPECT_EQ(S.run(std::make_unique<DelimitedParser>(), FD), 0);
     ::close(FD);
     return Output;
   }
@@ -97,7 +93,7 @@ TEST_F(ServerTest, SyncTakesTheAnswerToApplyEdit) {
   std::string Session =
       R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{"workspace":{"applyEdit":true}}}}
 ---
-{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"test:///a.cpp","version":1,"text":"int twice(int x) { return 2 * x; }\n"}}}
+{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"test:///a.cpp","languageId":"cpp","version":1,"text":"int twice(int x) { return 2 * x; }\n"}}}
 ---
 {"jsonrpc":"2.0","id":1,"method":"workspace/executeCommand","params":{"command":"maxcode.optimize","arguments":[{"uri":"test:///a.cpp","target":"twice","version":1}]}}
 ---

@@ -5,12 +5,20 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/LSP/Transport.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <vector>
 
 using namespace maxcode::lsp;
 
 namespace {
+
+/// \p Body in a Content-Length frame, as a client sends it.
+std::string frameMessage(llvm::StringRef Body) {
+  return "Content-Length: " + std::to_string(Body.size()) + "\r\n\r\n" +
+         Body.str();
+}
 
 /// Everything the parser gives for \p Input, fed in pieces of \p Chunk
 /// bytes, then at the end of input. Skip notes are written "SKIP: why".
@@ -135,9 +143,22 @@ TEST(FramedParserTest, UnreadBytesAreReadAgainFirst) {
   EXPECT_FALSE(P.next());
 }
 
-TEST(FramedParserTest, FrameMessageCountsBytes) {
-  EXPECT_EQ(frameMessage("{\"s\":\"\xC3\xA9\"}"),
-            "Content-Length: 10\r\n\r\n{\"s\":\"\xC3\xA9\"}");
+// What the server writes is LLVM's JSONTransport's; it reads back as one
+// message per frame, non-ASCII text counted in bytes, pretty or not.
+TEST(FramedParserTest, ReadsWhatLLVMsTransportWrites) {
+  for (bool Pretty : {false, true}) {
+    std::string Written;
+    llvm::raw_string_ostream OS(Written);
+    llvm::lsp::JSONTransport T(std::unique_ptr<llvm::lsp::JSONTransportInput>(),
+                               OS, Pretty);
+    T.notify("window/showMessage", llvm::json::Object{{"message", "\xC3\xA9"}});
+    T.reply(7, llvm::json::Value(nullptr));
+    std::vector<std::string> Read = framed(Written);
+    ASSERT_EQ(Read.size(), 2u) << Written;
+    for (const std::string &Body : Read)
+      EXPECT_TRUE(bool(llvm::json::parse(Body))) << Body;
+    EXPECT_NE(Read[0].find("\xC3\xA9"), std::string::npos);
+  }
 }
 
 std::vector<std::string> delimited(llvm::StringRef Input,

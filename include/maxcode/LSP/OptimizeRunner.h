@@ -29,8 +29,6 @@
 namespace maxcode {
 namespace lsp {
 
-class Logger;
-
 struct OptimizeRequest {
   std::string File;   ///< Absolute path of the saved source file.
   std::string Target; ///< Qualified name, as discovery lists it.
@@ -94,15 +92,14 @@ public:
 /// appends to, and reads the JSON document it prints.
 class ClangMaxcodeRunner : public OptimizeRunner {
 public:
-  ClangMaxcodeRunner(std::string Executable, Logger &Log)
-      : Executable(std::move(Executable)), Log(Log) {}
+  explicit ClangMaxcodeRunner(std::string Executable)
+      : Executable(std::move(Executable)) {}
   llvm::Expected<OptimizeResult> run(const OptimizeRequest &Request,
                                      ProgressFn Progress,
                                      const std::atomic<bool> &Cancel) override;
 
 private:
   std::string Executable;
-  Logger &Log;
 };
 
 /// The clang-maxcode command line for \p Request (argv, \p Executable first).

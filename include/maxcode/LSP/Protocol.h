@@ -5,12 +5,12 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The parts of the Language Server Protocol that are plain computations:
-/// LSP positions (0-based line, UTF-16 code units) to and from byte offsets,
-/// applying a document change, `file://` and `test:///` URIs, choosing the
-/// targets a selection touches by their line range, and the text edit that
-/// turns one file text into another. They are kept free of JSON so they can be
-/// tested alone.
+/// The computations on LLVM's LSP types that the server needs and LLVM
+/// lacks: positions (0-based line, UTF-16 code units) to and from byte
+/// offsets, applying a document change, the local path of a `file://` or
+/// `test:///` URI, choosing the targets a selection touches by their line
+/// range, and the text edit that turns one file text into another. They are
+/// kept free of JSON so they can be tested alone.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/LSP/Protocol.h"
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -30,28 +31,13 @@
 namespace maxcode {
 namespace lsp {
 
-/// A place in a document as LSP counts: 0-based line, and 0-based character
-/// in UTF-16 code units (the encoding every client must support).
-struct Position {
-  int Line = 0;
-  int Character = 0;
-};
-
-inline bool operator==(const Position &A, const Position &B) {
-  return A.Line == B.Line && A.Character == B.Character;
-}
-
-/// A half-open range [Start, End).
-struct Range {
-  Position Start;
-  Position End;
-};
-
-/// Replace the text in Replaced by NewText.
-struct TextEdit {
-  Range Replaced;
-  std::string NewText;
-};
+// Positions, ranges and edits are LLVM's (llvm/Support/LSP/Protocol.h); a
+// position's character counts UTF-16 code units, the encoding every client
+// must support, which LLVM's own conversions (through SourceMgr, in bytes)
+// do not: these functions convert.
+using llvm::lsp::Position;
+using llvm::lsp::Range;
+using llvm::lsp::TextEdit;
 
 /// The byte offset of \p P in \p Text. A character past the end of its line
 /// means the end of that line (clients disagree about line ends); a line past

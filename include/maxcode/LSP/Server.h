@@ -29,7 +29,6 @@ class raw_ostream;
 namespace maxcode {
 namespace lsp {
 
-class Logger;
 class MessageParser;
 class OptimizeRunner;
 
@@ -48,15 +47,15 @@ struct ServerOptions {
 
 class Server {
 public:
-  /// Replies and notifications are written, framed, to \p Out.
-  Server(ServerOptions Opts, OptimizeRunner &Runner, Logger &Log,
-         llvm::raw_ostream &Out);
+  /// Replies and notifications are written, framed, to \p Out; the log is
+  /// LLVM's (llvm::lsp::Logger, on stderr).
+  Server(ServerOptions Opts, OptimizeRunner &Runner, llvm::raw_ostream &Out);
   ~Server();
 
   /// Reads messages from file descriptor \p InputFD through \p Parser until
   /// `exit` or the end of the input. Returns the exit code of the process:
   /// 0 when `exit` followed `shutdown`, 1 otherwise (as LSP says).
-  int run(MessageParser &Parser, int InputFD);
+  int run(std::unique_ptr<MessageParser> Parser, int InputFD);
 
 private:
   class Impl;

@@ -5,10 +5,18 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// The two ways maxcode-lsp reads JSON-RPC messages: `Content-Length` frames
-/// as editors send them, and the readable `---`-separated messages of lit
-/// transcripts (`-lit-test`, as clangd has). Both are push parsers: bytes go
-/// in as they are read, whole messages come out. Nothing a client sends can
+/// The input side of maxcode-lsp's transport, LLVM's `JSONTransport`
+/// (llvm/Support/LSP/Transport.h), which writes every message and dispatches
+/// every one read. What reads them is ours, a `JSONTransportInput`:
+/// LLVM's own reader (`JSONTransportInputOverFile`) buffers a body of up to
+/// 1 GiB, stops at the first byte that is not a header and gives up on a
+/// frame cut short, and `JSONTransport::run` returns at the first message
+/// that is not JSON-RPC 2.0. An editor's server must outlive all of that.
+///
+/// The two ways messages are framed: `Content-Length` frames as editors send
+/// them, and the readable `---`-separated messages of lit transcripts
+/// (`-lit-test`, as clangd has). Both parsers are push parsers: bytes go in
+/// as they are read, whole messages come out. Nothing a client sends can
 /// make them fail for good: bytes that are not a message are skipped, and the
 /// caller is told so.
 ///
@@ -17,8 +25,11 @@
 #ifndef MAXCODE_LSP_TRANSPORT_H
 #define MAXCODE_LSP_TRANSPORT_H
 
+#include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LSP/Transport.h"
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -89,8 +100,40 @@ private:
   std::string Current;
 };
 
-/// \p Body with its `Content-Length` header.
-std::string frameMessage(llvm::StringRef Body);
+/// Messages from a file descriptor, through a parser, for LLVM's
+/// `JSONTransport`. Each message body goes through \p Vet first, on the
+/// reading thread and before the message before it has been dispatched
+/// further than its handler's start: it gives the JSON text the transport
+/// dispatches (the body, or an answer of the server's own making), or none
+/// to read on. Skipped bytes are logged. The input ends at the end of the
+/// file (or at a read error, logged).
+class ClientInput : public llvm::lsp::JSONTransportInput {
+public:
+  using VetFn = llvm::unique_function<std::optional<std::string>(
+      std::string Body, MessageParser &Parser)>;
+
+  ClientInput(std::unique_ptr<MessageParser> Parser, int FD, VetFn Vet)
+      : Parser(std::move(Parser)), FD(FD), Vet(std::move(Vet)) {}
+
+  bool hasError() const override { return false; }
+  bool isEndOfInput() const override { return Ended; }
+  // The parser, not the style, decides the framing.
+  llvm::LogicalResult readDelimitedMessage(std::string &Json) override {
+    return read(Json);
+  }
+  llvm::LogicalResult readStandardMessage(std::string &Json) override {
+    return read(Json);
+  }
+
+private:
+  llvm::LogicalResult read(std::string &Json);
+
+  std::unique_ptr<MessageParser> Parser;
+  int FD;
+  VetFn Vet;
+  bool AtEnd = false; ///< Nothing more to read from FD.
+  bool Ended = false; ///< And nothing left in the parser.
+};
 
 } // namespace lsp
 } // namespace maxcode
