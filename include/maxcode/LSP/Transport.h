@@ -102,10 +102,9 @@ private:
 
 /// Messages from a file descriptor, through a parser, for LLVM's
 /// `JSONTransport`. Each message body goes through \p Vet first, on the
-/// reading thread and before the message before it has been dispatched
-/// further than its handler's start: it gives the JSON text the transport
-/// dispatches (the body, or an answer of the server's own making), or none
-/// to read on. Skipped bytes are logged. The input ends at the end of the
+/// reading thread, once the handler of the message before it has returned:
+/// it gives the JSON text the transport dispatches (the body, or an answer
+/// of the server's own making), or none to read on. Skipped bytes are logged. The input ends at the end of the
 /// file (or at a read error, logged).
 class ClientInput : public llvm::lsp::JSONTransportInput {
 public:
