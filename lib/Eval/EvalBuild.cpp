@@ -205,7 +205,7 @@ ProcessSpec Evaluator::baseSpec(const Built &B) const {
   S.PassEnv = Config.PassEnv;
   S.Limits.FileSizeBytes = 256ull << 20;
   S.Limits.MaxProcesses = 256;
-  S.Limits.MemoryBytes = memoryLimit();
+  S.Limits.MemoryBytes = B.Sanitized ? 0 : memoryLimit();
   return S;
 }
 
@@ -215,9 +215,11 @@ uint64_t Evaluator::memoryLimit() const {
   return Config.cudaProgram() ? 0 : Config.MemoryLimitBytes;
 }
 
-Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag) {
+Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag,
+                                  bool Sanitized) {
   Built B;
   B.Text = Text.str();
+  B.Sanitized = Sanitized;
   auto Fail = [&](EvalStatus S, std::string Reason) -> Built {
     B.Result.Status = S;
     B.Result.Reason = std::move(Reason);

@@ -6,6 +6,7 @@
 
 #include "maxcode/Eval/EvalResult.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <cmath>
 
@@ -15,6 +16,8 @@ llvm::StringRef maxcode::evalStatusName(EvalStatus S) {
   switch (S) {
   case EvalStatus::Ok:
     return "ok";
+  case EvalStatus::Unsafe:
+    return "unsafe";
   case EvalStatus::WrongOutput:
     return "wrong-output";
   case EvalStatus::Timeout:
@@ -31,8 +34,9 @@ llvm::StringRef maxcode::evalStatusName(EvalStatus S) {
 
 std::optional<EvalStatus> maxcode::parseEvalStatus(llvm::StringRef Name) {
   for (EvalStatus S :
-       {EvalStatus::Ok, EvalStatus::WrongOutput, EvalStatus::Timeout,
-        EvalStatus::Crash, EvalStatus::BuildError, EvalStatus::Rejected})
+       {EvalStatus::Ok, EvalStatus::Unsafe, EvalStatus::WrongOutput,
+        EvalStatus::Timeout, EvalStatus::Crash, EvalStatus::BuildError,
+        EvalStatus::Rejected})
     if (evalStatusName(S) == Name)
       return S;
   return std::nullopt;
@@ -57,4 +61,12 @@ bool maxcode::fastOnlyOnShownInputs(const EvalResult &Feedback,
   return Feedback.Ratio > 1 && Shown >= 1.1 && Held > 0 &&
          Shown / Held > 1 + std::max(2 * Margin, 0.25) &&
          (HeldOut.Ratio <= 1 || std::log(Held) < 0.5 * std::log(Shown));
+}
+
+std::string maxcode::formatCost(double Cost, llvm::StringRef Unit) {
+  if (Unit == "seconds")
+    return llvm::formatv("{0:f4} s", Cost).str();
+  if (Unit == "gpu-ns")
+    return llvm::formatv("{0:f0} ns of GPU time", Cost).str();
+  return llvm::formatv("{0:f0} {1}", Cost, Unit.empty() ? "units" : Unit).str();
 }

@@ -407,6 +407,9 @@ llvm::Error Evaluator::setUpRun(Built &B, const RunRequest &R, RunOutcome &Out,
   P.LogFd = R.LogFd;
   std::string Inside = Bwrap ? RunInside.str() : Host;
   S.Env = {{"HOME", Inside}, {"TMPDIR", Bwrap ? "/tmp" : Inside}};
+  if (B.Sanitized)
+    for (auto &KV : sanitizerEnvironment())
+      S.Env.push_back(std::move(KV));
   if (Bwrap)
     P.Mounts.push_back({Host, Inside, /*Writable=*/true});
   if (llvm::Error E = Mode->placeRun(B, Host, Inside, S, P))

@@ -224,13 +224,17 @@ llvm::Error Evaluator::prepareBaseline(const Target *T) {
     return E;
   // Deterministic measures are taken once; timed ones beside each variant.
   if (Config.Measure == MeasureMode::Instructions) {
+    // Its hot lines are the workload's words for the model (workload()).
+    EvalResult Profile;
     auto Costs =
-        Mode->measureOnce(*Baseline, MeasureMode::Instructions, nullptr);
+        Mode->measureOnce(*Baseline, MeasureMode::Instructions, &Profile);
     if (!Costs)
       return llvm::createStringError(
           "the unmodified program cannot be measured: " +
           llvm::toString(Costs.takeError()));
     baselineCost()[MeasureMode::Instructions] = *Costs;
+    mergeHotLines(Profile.HotLines, sum(*Costs));
+    BaselineHotLines = std::move(Profile.HotLines);
   } else {
     // A baseline that cannot be timed is said here, not at every variant.
     auto Costs = Mode->measureOnce(*Baseline, Config.Measure, nullptr);
@@ -440,6 +444,35 @@ void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
   }
 }
 
+WorkloadFacts Evaluator::workload() const {
+  WorkloadFacts W;
+  Mode->addWorkload(W);
+  W.BaselineHotLines = BaselineHotLines;
+  if (Config.Measure == MeasureMode::Instructions) {
+    W.CostUnit = "instructions";
+    auto It =
+        BaselineCost[int(TimingSet::Feedback)].find(MeasureMode::Instructions);
+    if (It != BaselineCost[int(TimingSet::Feedback)].end())
+      W.BaselineCost = sum(It->second);
+  }
+  return W;
+}
+
+void maxcode::mergeHotLines(std::vector<HotLine> &Lines, double Total) {
+  std::map<unsigned, double> ByLine;
+  for (const HotLine &H : Lines)
+    ByLine[H.Line] += H.Share;
+  Lines.clear();
+  for (const auto &[Line, Cost] : ByLine)
+    if (Total > 0)
+      Lines.push_back({Line, Cost / Total});
+  llvm::sort(Lines, [](const HotLine &X, const HotLine &Y) {
+    return X.Share > Y.Share || (X.Share == Y.Share && X.Line < Y.Line);
+  });
+  if (Lines.size() > 10)
+    Lines.resize(10);
+}
+
 EvalResult Evaluator::checkAndMeasure(Built &B, unsigned Repetitions,
                                       bool HeldOutToo) {
   EvalResult Out = B.Result;
@@ -500,11 +533,8 @@ void Evaluator::measure(Built &B, unsigned Repetitions, EvalResult &Out) {
   Out.Ratio = C.Ratio;
   Out.RatioSpread = C.Spread;
   Out.Noise = C.Noise;
-  llvm::sort(Out.HotLines, [](const HotLine &X, const HotLine &Y) {
-    return X.Share > Y.Share || (X.Share == Y.Share && X.Line < Y.Line);
-  });
-  if (Out.HotLines.size() > 10)
-    Out.HotLines.resize(10);
+  if (Config.Measure == MeasureMode::Instructions)
+    mergeHotLines(Out.HotLines, V.empty() ? 0 : V.front());
   Out.Reason = C.Ratio == 1.0 && C.RawRatio != 1.0 ? "within the noise"
                                                    : (C.Ratio > 1   ? "faster"
                                                       : C.Ratio < 1 ? "slower"

@@ -37,6 +37,9 @@ struct Evaluator::Built {
   bool TreeUsed = false;  ///< A run has used Tree since it was restored.
   EvalResult Result;      ///< Filled up to the build.
   bool Ok = false;
+  /// Built with the sanitizers (Evaluator::sanitize): its runs get their
+  /// options and no address-space limit (ASan reserves terabytes).
+  bool Sanitized = false;
   /// The scheduler's ids of the jobs run for this variant (Slurm).
   std::vector<std::string> JobIds;
 };
@@ -117,6 +120,13 @@ public:
   /// Why a verification cannot time inputs the search never saw; nothing
   /// when it can.
   virtual std::optional<std::string> noHeldOutTiming() const = 0;
+  /// What the workload is, into \p W (Evaluator::workload).
+  virtual void addWorkload(WorkloadFacts &W) const = 0;
+  /// Runs \p B, built with the sanitizers, on every test: for each, the
+  /// first finding its run reported, empty when none; an error when the
+  /// mode cannot (project mode: the user's build command).
+  virtual llvm::Expected<std::vector<std::string>>
+  sanitizerFindings(Built &B) = 0;
 
 protected:
   Evaluator &E;
@@ -177,6 +187,20 @@ judgeTestRun(const ProcessResult &P, const SupervisorReport *Rep,
 std::vector<std::string> callgrindArgv(llvm::StringRef OutFile,
                                        std::vector<std::string> Argv,
                                        bool LineInfo);
+/// The compiler flags of a sanitizer build (GCC and Clang spell them
+/// alike), and the environment its runs get: a finding ends the run with
+/// its own exit code and a report on stderr; leaks are not findings (a
+/// review note says what the winner allocates and never frees).
+std::vector<std::string> sanitizerFlags();
+std::vector<std::pair<std::string, std::string>> sanitizerEnvironment();
+/// The exit code a run with a sanitizer finding ends with.
+constexpr int SanitizerExitCode = 86;
+/// The first finding of a sanitizer report in \p Stderr, in one line, the
+/// place named by its line in \p SourceName ("AddressSanitizer:
+/// stack-buffer-overflow, READ of size 4 at line 18"); empty when there is
+/// none.
+std::string sanitizerFinding(llvm::StringRef Stderr,
+                             llvm::StringRef SourceName);
 } // namespace evaldetail
 
 } // namespace maxcode

@@ -70,6 +70,8 @@ public:
     return (S == TimingSet::HeldOut ? E.TimedHeldOut : E.TimedTests).size();
   }
   std::optional<std::string> noHeldOutTiming() const override;
+  void addWorkload(WorkloadFacts &W) const override;
+  llvm::Expected<std::vector<std::string>> sanitizerFindings(Built &B) override;
 
 private:
   /// Runs \p B on tests \p Which (held-out ones: \p IsHeldOut) in
@@ -203,6 +205,8 @@ llvm::Error Evaluator::ProgramHarness::placeBuild(Built &B, WorkerTrees::Tree *,
   Spec.Argv = variantCompileCommand(
       E.Config.Command, E.Config.File, Src, Exe, /*Link=*/true,
       /*DebugInfo=*/E.Config.Measure == MeasureMode::Instructions);
+  if (B.Sanitized)
+    llvm::append_range(Spec.Argv, sanitizerFlags());
   Spec.WorkingDir = E.Config.Command.Directory;
   return llvm::Error::success();
 }
@@ -378,6 +382,111 @@ std::optional<std::string> Evaluator::ProgramHarness::noHeldOutTiming() const {
                    "=0): the ratio is measured on the inputs the search saw";
 }
 
+/// The facts of input \p T a prompt may hold: its size and its numbers.
+static InputFacts factsOf(const TestCase &T) {
+  InputFacts F;
+  F.Name = T.Name;
+  F.Bytes = T.InputBytes;
+  auto Buf = llvm::MemoryBuffer::getFile(T.InputPath);
+  if (!Buf)
+    return F;
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  F.Lines = Text.count('\n') + (!Text.empty() && !Text.ends_with("\n"));
+  double Largest = -1;
+  llvm::SmallVector<llvm::StringRef, 0> Tokens;
+  llvm::SplitString(Text, Tokens);
+  for (llvm::StringRef Tok : Tokens) {
+    double D;
+    llvm::StringRef Digits = Tok.starts_with("-") ? Tok.drop_front() : Tok;
+    if (Digits.empty() || !llvm::isDigit(Digits.front()) ||
+        Digits.getAsDouble(D))
+      continue;
+    ++F.Numbers;
+    if (D > Largest) {
+      Largest = D;
+      F.Largest = Tok.str();
+    }
+  }
+  return F;
+}
+
+/// The first lines of \p Path, each cut to a width, a few hundred bytes in
+/// all (DESIGN section 4, rule 5: feedback is bounded).
+static std::string headOf(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  std::string Out;
+  unsigned N = 0;
+  for (llvm::StringRef L : llvm::split((*Buf)->getBuffer(), '\n')) {
+    if (++N > 8 || Out.size() > FeedbackBytes)
+      break;
+    L = L.rtrim("\r");
+    Out += (L.size() > 72 ? L.take_front(72).str() + " ..." : L.str()) + "\n";
+  }
+  return llvm::StringRef(Out).rtrim().str();
+}
+
+void Evaluator::ProgramHarness::addWorkload(WorkloadFacts &W) const {
+  // Costlier first, by the baseline's own cost of each; costs a fifth apart
+  // or less are the clock's noise on small inputs, and the larger input
+  // goes first.
+  auto Costlier = [&](size_t A, size_t B) {
+    double CA = E.BaselineRunCost[A].first, CB = E.BaselineRunCost[B].first;
+    if (std::max(CA, CB) > 1.2 * std::min(CA, CB))
+      return CA > CB;
+    return E.Tests[A].InputBytes > E.Tests[B].InputBytes;
+  };
+  std::vector<size_t> Order = E.Feedback;
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    bool TA = llvm::is_contained(E.TimedTests, A);
+    bool TB = llvm::is_contained(E.TimedTests, B);
+    return TA != TB ? TA : Costlier(A, B);
+  });
+  // Only feedback inputs: the held-out ones are counted, never shown.
+  for (size_t I : Order) {
+    InputFacts F = factsOf(E.Tests[I]);
+    F.BaselineSeconds = E.BaselineRunCost[I].second;
+    F.Timed = llvm::is_contained(E.TimedTests, I);
+    W.Inputs.push_back(std::move(F));
+  }
+  W.HeldOutInputs = E.HeldOut.size();
+  if (!Order.empty() && llvm::is_contained(E.TimedTests, Order.front()))
+    W.Head = headOf(E.Tests[Order.front()].InputPath);
+}
+
+llvm::Expected<std::vector<std::string>>
+Evaluator::ProgramHarness::sanitizerFindings(Built &B) {
+  std::vector<std::string> Findings(E.Tests.size());
+  std::string Source = llvm::sys::path::filename(E.Config.File).str();
+  unsigned Width =
+      std::max(1u, std::min<unsigned>(E.Exec.parallelism(), E.Tests.size()));
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Width));
+  for (size_t I = 0; I < E.Tests.size(); ++I)
+    Pool.async([&, I] {
+      RunRequest R;
+      R.Argv = {"./prog"};
+      R.Stdin = E.Tests[I].InputPath;
+      R.Kind = JobKind::Check;
+      // The sanitizers slow a program down two to five times.
+      R.WallSeconds = 5 * E.Config.TimeoutSeconds;
+      auto Run = E.runOnce(B, R);
+      if (!Run) {
+        llvm::consumeError(Run.takeError());
+        return;
+      }
+      std::string F = sanitizerFinding(Run->Proc.Stderr, Source);
+      if (F.empty() && Run->Proc.Signal == 0 && !Run->Proc.TimedOut &&
+          Run->Proc.ExitCode == SanitizerExitCode)
+        F = "a sanitizer reported a finding (exit code " +
+            std::to_string(SanitizerExitCode) + ")";
+      if (!F.empty())
+        Findings[I] = F + ", on test " + E.Tests[I].Name;
+    });
+  Pool.wait();
+  return Findings;
+}
+
 llvm::ArrayRef<std::string>
 Evaluator::ProgramHarness::baselineAnswers(size_t Test) const {
   // A --tolerance of the user's own says how far an answer may stray: the
@@ -527,9 +636,12 @@ Evaluator::ProgramHarness::measureInput(Built &B, size_t Test, MeasureMode M,
       uint64_t Total = 0;
       addHotLines(Run->ProfileDir->path(),
                   llvm::sys::path::filename(B.SourcePath), Lines, Total);
+      // What each line cost on this input; measure() adds the inputs up
+      // and makes shares of the whole (mergeHotLines).
       for (const auto &KV : Lines)
         if (Total)
-          Into->HotLines.push_back({KV.first, double(KV.second) / Total});
+          Into->HotLines.push_back(
+              {KV.first, double(KV.second) / Total * double(*Count)});
     }
     return double(*Count);
   }

@@ -68,6 +68,18 @@ public:
   bool bench() const override { return true; }
   size_t timedCount(TimingSet) const override { return 1; }
   std::optional<std::string> noHeldOutTiming() const override;
+  void addWorkload(WorkloadFacts &W) const override {
+    W.TestCmd = E.Config.TestCmd;
+    W.BenchCmd = E.Config.BenchCmd;
+  }
+  llvm::Expected<std::vector<std::string>> sanitizerFindings(Built &) override {
+    // The project's own build command decides its flags; adding ours to
+    // it would be guessing at the build system.
+    return llvm::createStringError(
+        "project mode builds with your command, whose flags the review "
+        "does not change; build and test it with -fsanitize=address,"
+        "undefined yourself");
+  }
 
 private:
   /// A fresh copy of the project with \p B's file, built from scratch

@@ -659,6 +659,48 @@ Target makeTarget(const FunctionDecl *FD, unsigned BeginOff, unsigned EndOff,
 }
 } // namespace
 
+namespace {
+/// Finds the definition whose text ends where the target's does.
+class TargetFinder : public RecursiveASTVisitor<TargetFinder> {
+public:
+  TargetFinder(const SourceManager &SM, const LangOptions &LO, const Target &T)
+      : SM(SM), LO(LO), T(T) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (Found || !FD->doesThisDeclarationHaveABody() ||
+        FD->isTemplateInstantiation())
+      return true;
+    SourceLocation End = FD->getEndLoc();
+    SourceLocation Name = FD->getLocation();
+    if (!End.isFileID() || !SM.isWrittenInMainFile(End))
+      return true;
+    unsigned EndOff =
+        SM.getFileOffset(End) + Lexer::MeasureTokenLength(End, SM, LO);
+    unsigned NameOff = SM.getFileOffset(SM.getExpansionLoc(Name));
+    if (EndOff == T.EndOffset && NameOff >= T.BeginOffset &&
+        NameOff < T.EndOffset)
+      Found = FD;
+    return true;
+  }
+
+  const FunctionDecl *Found = nullptr;
+
+private:
+  const SourceManager &SM;
+  const LangOptions &LO;
+  const Target &T;
+};
+} // namespace
+
+const FunctionDecl *maxcode::findTargetDecl(ParsedFile &Parsed,
+                                            const Target &T) {
+  ASTContext &Ctx = Parsed.AST->getASTContext();
+  TargetFinder F(Ctx.getSourceManager(), Ctx.getLangOpts(), T);
+  F.TraverseDecl(Ctx.getTranslationUnitDecl());
+  return F.Found;
+}
+
 std::vector<Target>
 maxcode::discoverTargets(ParsedFile &Parsed,
                          std::vector<BlockedTarget> *Blocked) {

@@ -151,3 +151,35 @@ llvm::Expected<CodeBlock> maxcode::chooseCodeBlock(llvm::StringRef Reply,
   }
   return llvm::createStringError("the reply's code blocks are empty");
 }
+
+std::string maxcode::replyIdea(llvm::StringRef Reply) {
+  // The lines inside fenced blocks are code, not the idea.
+  std::vector<CodeBlock> Blocks = extractCodeBlocks(Reply);
+  unsigned LineNo = 0;
+  size_t Block = 0;
+  unsigned SkipUntil = 0;
+  for (llvm::StringRef Line : llvm::split(Reply, '\n')) {
+    ++LineNo;
+    if (LineNo <= SkipUntil)
+      continue;
+    if (Block < Blocks.size() && LineNo == Blocks[Block].Line) {
+      SkipUntil = LineNo + llvm::StringRef(Blocks[Block].Code).count('\n') + 1;
+      ++Block;
+      continue;
+    }
+    llvm::StringRef L = Line.trim().ltrim("#*>-_ ").trim();
+    if (!L.consume_front_insensitive("idea"))
+      continue;
+    L = L.ltrim("*_ ");
+    if (!L.consume_front(":"))
+      continue;
+    L = L.trim().trim("*_").trim();
+    if (L.empty())
+      continue;
+    std::string Idea = L.str();
+    if (Idea.size() > 120)
+      Idea = Idea.substr(0, 117) + "...";
+    return Idea;
+  }
+  return "";
+}

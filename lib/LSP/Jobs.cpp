@@ -391,6 +391,15 @@ std::optional<TextEdit> Server::Impl::editToSend(Job &J,
                    findOption("MinSpeedup")->setting() + "); nothing applied");
     return std::nullopt;
   }
+  if (!Result.Refused.empty()) {
+    finishWith(J, "not applied", MessageType::Info,
+               "MaxCode: found a " + Speedup + " faster " + Target +
+                   ", but it adds mutable static state (" + Result.Refused +
+                   "); the setting " +
+                   findOption("AllowStaticState")->setting() +
+                   " takes it; nothing applied");
+    return std::nullopt;
+  }
   if (std::optional<std::string> Why = changedSince(J)) {
     finishWith(J, "not applied", MessageType::Warning,
                "MaxCode: found a " + Speedup + " faster " + Target + ", but " +

@@ -106,6 +106,14 @@ llvm::Expected<OptimizeResult> lsp::parseOptimizeOutput(llvm::StringRef Text) {
         "clang-maxcode reported an improvement without the winner's text");
   R.NewText = NewText->str();
   R.Description = Winner->getString("description").value_or("").str();
+  if (Winner->getString("refused"))
+    if (const llvm::json::Array *Review = Winner->getArray("review"))
+      for (const llvm::json::Value &N : *Review)
+        if (const llvm::json::Object *O = N.getAsObject())
+          if (O->getString("kind") == "mutable-state") {
+            R.Refused = O->getString("text").value_or("").str();
+            break;
+          }
   if (const llvm::json::Array *Rules = Winner->getArray("rules"))
     for (const llvm::json::Value &Rule : *Rules)
       if (std::optional<llvm::StringRef> Name = Rule.getAsString())

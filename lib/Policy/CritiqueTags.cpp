@@ -52,6 +52,8 @@ llvm::StringRef maxcode::critiqueTagName(CritiqueTag T) {
     return "poor-l1-hit-rate";
   case CritiqueTag::PoorL2HitRate:
     return "poor-l2-hit-rate";
+  case CritiqueTag::Unsafe:
+    return "unsafe";
   }
   llvm_unreachable("unknown critique tag");
 }
@@ -76,7 +78,8 @@ llvm::ArrayRef<CritiqueTag> maxcode::allCritiqueTags() {
                                     CritiqueTag::SharedMemoryLimited,
                                     CritiqueTag::BlockSizeLimited,
                                     CritiqueTag::PoorL1HitRate,
-                                    CritiqueTag::PoorL2HitRate};
+                                    CritiqueTag::PoorL2HitRate,
+                                    CritiqueTag::Unsafe};
   return All;
 }
 

@@ -8,6 +8,7 @@
 #include "maxcode/Support/Diff.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 #include <map>
@@ -110,14 +111,6 @@ std::optional<double> metric(const EvalResult &R,
   return std::nullopt;
 }
 
-std::string formatCost(double C, llvm::StringRef Unit) {
-  if (Unit == "seconds")
-    return llvm::formatv("{0:f4} s", C).str();
-  if (Unit == "gpu-ns")
-    return llvm::formatv("{0:f0} ns", C).str();
-  return llvm::formatv("{0:f0} {1}", C, Unit.empty() ? "units" : Unit).str();
-}
-
 /// Collects findings by tag and writes them in tag order.
 class Report {
 public:
@@ -126,8 +119,10 @@ public:
   }
   /// A finding without a tag (printed after the tagged ones).
   void addPlain(std::string Text) { Plain.push_back(std::move(Text)); }
-  Critique finish(std::vector<std::string> Blamed,
-                  llvm::ArrayRef<std::string> Notes) {
+  /// The tool's own notes on a run (a build that is not incremental, a
+  /// cache that could not be written) are not findings about the variant:
+  /// they stay in the evaluation, out of what a proposer reads.
+  Critique finish(std::vector<std::string> Blamed) {
     Critique C;
     llvm::raw_string_ostream OS(C.Text);
     for (CritiqueTag T : allCritiqueTags()) {
@@ -140,8 +135,6 @@ public:
     }
     for (const std::string &P : Plain)
       OS << P << "\n";
-    for (const std::string &N : Notes)
-      OS << "note: " << N << "\n";
     C.BlamedRules = std::move(Blamed);
     return C;
   }
@@ -288,14 +281,29 @@ void critiqueHotLines(const EvalResult &R,
             "<iostream>, no flush per line) pays here.");
   if (!Loop)
     Out.addPlain(Text);
-  if (Covered < 0.3)
-    Out.add(CritiqueTag::StartupBound,
-            llvm::formatv("only {0:f1}% of the cost is on the program's own "
-                          "lines; the rest is start-up and library code (the "
-                          "dynamic loader, the C++ runtime, stream "
-                          "initialisation): avoid <iostream> and what needs "
-                          "libstdc++.",
-                          Covered * 100));
+  if (Covered >= 0.3)
+    return;
+  // Advice about streams only for a program that uses them.
+  bool Streams = llvm::any_of(Lines, [](llvm::StringRef L) {
+    static const llvm::Regex Uses(
+        "#[ \t]*include[ \t]*<(iostream|fstream|sstream|istream|ostream)>|"
+        "(^|[^A-Za-z0-9_])(cin|cout|cerr|endl|getline)([^A-Za-z0-9_]|$)");
+    return Uses.match(L);
+  });
+  Out.add(CritiqueTag::StartupBound,
+          Streams ? llvm::formatv("only {0:f1}% of the cost is on the "
+                                  "program's own lines; the rest is start-up "
+                                  "and library code (the dynamic loader, the "
+                                  "C++ runtime, stream initialisation): avoid "
+                                  "<iostream> and what needs libstdc++.",
+                                  Covered * 100)
+                        .str()
+                  : llvm::formatv("only {0:f1}% of the cost is on the "
+                                  "program's own lines; the rest is start-up "
+                                  "and library code, so a change to those "
+                                  "lines shows little on these inputs.",
+                                  Covered * 100)
+                        .str());
 }
 
 void critiqueGpu(const EvalResult &R, Report &Out) {
@@ -436,11 +444,12 @@ Critique maxcode::critiqueByRules(const EvalResult &R, const Variant &V,
     break;
   case EvalStatus::Crash:
   case EvalStatus::Timeout:
-  case EvalStatus::WrongOutput: {
-    CritiqueTag T = R.Status == EvalStatus::Crash ? CritiqueTag::Crash
-                    : R.Status == EvalStatus::Timeout
-                        ? CritiqueTag::Timeout
-                        : CritiqueTag::WrongOutput;
+  case EvalStatus::WrongOutput:
+  case EvalStatus::Unsafe: {
+    CritiqueTag T = R.Status == EvalStatus::Crash     ? CritiqueTag::Crash
+                    : R.Status == EvalStatus::Timeout ? CritiqueTag::Timeout
+                    : R.Status == EvalStatus::Unsafe ? CritiqueTag::Unsafe
+                                                     : CritiqueTag::WrongOutput;
     std::string Text =
         R.Reason.empty() ? std::string(evalStatusName(R.Status)) : R.Reason;
     if (R.TestsTotal)
@@ -470,7 +479,7 @@ Critique maxcode::critiqueByRules(const EvalResult &R, const Variant &V,
   critiqueWarnings(R, V, BaseText, Out);
   critiqueHotLines(R, Lines, Out);
   critiqueGpu(R, Out);
-  return Out.finish(Blame ? blameable(V) : std::vector<std::string>(), R.Notes);
+  return Out.finish(Blame ? blameable(V) : std::vector<std::string>());
 }
 
 Critique RulesCritic::critique(const EvalResult &R, const Variant &V,

@@ -8,17 +8,10 @@
 #include "maxcode/Eval/EvalCache.h"
 #include "maxcode/Report/TargetList.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace maxcode;
-
-static std::string formatCost(double Cost, llvm::StringRef Unit) {
-  if (Unit == "seconds")
-    return llvm::formatv("{0:f4} s", Cost).str();
-  if (Unit == "gpu-ns")
-    return llvm::formatv("{0:f0} ns of GPU time", Cost).str();
-  return llvm::formatv("{0:f0} {1}", Cost, Unit).str();
-}
 
 void maxcode::printIntegrityLine(llvm::StringRef Integrity,
                                  llvm::raw_ostream &OS) {
@@ -113,4 +106,21 @@ void maxcode::printEvaluationJSON(const EvalResult &R, const Target &T,
   // What the build said (warnings, and what it recompiled), capped.
   O["build_log"] = R.BuildLog;
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(O))) << "\n";
+}
+
+void maxcode::printPromptText(llvm::ArrayRef<PromptMessage> Messages,
+                              llvm::raw_ostream &OS) {
+  for (size_t I = 0; I < Messages.size(); ++I)
+    OS << (I ? "\n" : "") << "<!-- role: " << Messages[I].Role << " -->\n"
+       << llvm::StringRef(Messages[I].Content).rtrim() << "\n";
+}
+
+void maxcode::printPromptJSON(llvm::ArrayRef<PromptMessage> Messages,
+                              llvm::raw_ostream &OS) {
+  llvm::json::Array A;
+  for (const PromptMessage &M : Messages)
+    A.push_back(llvm::json::Object{{"role", M.Role}, {"content", M.Content}});
+  OS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"version", 1}, {"messages", std::move(A)}}))
+     << "\n";
 }

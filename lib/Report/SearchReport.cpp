@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Report/SearchReport.h"
+#include "maxcode/Report/WinnerReview.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -73,6 +74,7 @@ void maxcode::printSearchReportJSON(const SearchReport &R,
       W["verification"] = nullptr;
     }
     W["diff"] = R.Diff;
+    addWinnerReviewJSON({R.Size, R.Tidied, R.Sanitizer, R.Review}, W);
     Winner = std::move(W);
   }
   llvm::json::Object Doc{
@@ -353,6 +355,16 @@ void maxcode::printSearchReportHTML(const SearchReport &R,
     OS << "<p>No change.</p>\n";
   else
     printDiff(R.Diff, OS);
+  // What a reviewer should know, as the text summary says it.
+  std::string Review;
+  llvm::raw_string_ostream RS(Review);
+  printWinnerReview({R.Size, R.Tidied, R.Sanitizer, R.Review}, RS);
+  if (!Review.empty()) {
+    OS << "<h3>Review</h3>\n<ul class=\"review\">\n";
+    for (llvm::StringRef L : llvm::split(llvm::StringRef(Review).rtrim(), '\n'))
+      OS << "<li>" << escape(L.trim()) << "</li>\n";
+    OS << "</ul>\n";
+  }
   OS << "</section>\n<section id=\"evaluations\">\n<h2>Evaluations</h2>\n";
   printTable(R, OS);
   OS << "</section>\n</body>\n</html>\n";

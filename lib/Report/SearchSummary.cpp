@@ -6,11 +6,17 @@
 
 #include "maxcode/Report/SearchSummary.h"
 #include "maxcode/Report/EvalOutput.h"
+#include "maxcode/Report/WinnerReview.h"
 #include "maxcode/Support/Options.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace maxcode;
+
+/// What the summary knows of the winner for a reviewer.
+static WinnerReview reviewOf(const SearchSummary &S) {
+  return {S.Size, S.Tidied, S.Sanitizer, S.Review};
+}
 
 void maxcode::printSearchSummaryJSON(const SearchSummary &S,
                                      llvm::raw_ostream &OS) {
@@ -41,10 +47,14 @@ void maxcode::printSearchSummaryJSON(const SearchSummary &S,
                            {"reason", V->Reason},
                            {"ratio", V->Ratio},
                            {"raw_ratio", V->RawRatio},
-                           {"timed_on", V->TimedOn},
-                           {"feedback_ratio", V->FeedbackRatio},
                            {"shown_inputs_only", V->ShownInputsOnly},
                            {"suspect", V->Suspect}};
+    // Only what applies: a ratio on the feedback inputs beside the one
+    // reported is there only when the reported one is the held-out one.
+    if (!V->TimedOn.empty())
+      Ver["timed_on"] = V->TimedOn;
+    if (V->TimedOn == "held-out")
+      Ver["feedback_ratio"] = V->FeedbackRatio;
     if (!V->CrossMeasure.empty()) {
       Ver["cross_measure"] = V->CrossMeasure;
       Ver["cross_ratio"] = V->CrossRatio;
@@ -56,12 +66,16 @@ void maxcode::printSearchSummaryJSON(const SearchSummary &S,
     Ver["suspect_candidates"] = S.SuspectCandidates;
     O["verification"] = std::move(Ver);
   }
-  if (S.Improved && S.Winner)
-    O["winner"] = llvm::json::Object{{"text", S.Winner->Text},
-                                     {"rules", S.Winner->Rules},
-                                     {"description", S.Winner->Description},
-                                     {"summary", S.WinnerSummary},
-                                     {"node", S.WinnerNode}};
+  if (S.Improved && S.Winner) {
+    llvm::json::Object W{
+        {"text", S.Winner->Text},     {"diff", S.Diff},
+        {"rules", S.Winner->Rules},   {"description", S.Winner->Description},
+        {"summary", S.WinnerSummary}, {"node", S.WinnerNode}};
+    addWinnerReviewJSON(reviewOf(S), W);
+    if (S.StaticStateRefused)
+      W["refused"] = "mutable static state";
+    O["winner"] = std::move(W);
+  }
   if (S.Improved && S.Minimised) {
     const Minimisation &M = *S.Minimised;
     llvm::json::Array Edits, Log;
@@ -174,19 +188,32 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
              M->Outcome.find("warning") != std::string::npos) {
     OS << "minimised: " << M->Outcome << "\n";
   }
-  if (S.Verification && S.Verification->TimedOn == "held-out")
+  printWinnerReview(reviewOf(S), OS);
+  if (S.Verification && S.Verification->TimedOn == "held-out") {
     OS << llvm::formatv("timed on held-out inputs the search never saw (on "
                         "the feedback inputs: {0:f3}x)\n",
                         S.Verification->FeedbackRatio);
-  else if (S.Verification && S.Verification->TimedOn == "feedback")
+  } else if (S.Verification && S.Verification->TimedOn == "feedback") {
+    // Why, in the words the verification gave; a report, when written,
+    // keeps every note.
     OS << "timed on the inputs the search saw: no held-out input could "
-          "judge it (see the report's notes)\n";
+          "judge it";
+    if (!S.ReportPath.empty())
+      OS << " (" << S.ReportPath << " has the notes)";
+    OS << "\n";
+    for (const std::string &N : S.Verification->Notes)
+      OS << "  note: " << N << "\n";
+  }
   printIntegrityLine(S.Integrity, OS);
   if (S.BelowMinSpeedup)
     OS << llvm::formatv("not applied or exported: {0:f3}x is below "
                         "{2}={1:f3}, too small a change to be worth a review "
                         "({2}=1 takes any verified win)\n",
                         S.Speedup, S.MinSpeedup, optionRef("MinSpeedup"));
+  if (S.StaticStateRefused)
+    OS << "not applied or exported: the winner adds mutable static state "
+          "(the review lines above say where); "
+       << optionRef("AllowStaticState") << " takes it\n";
   if (S.Applied)
     OS << "applied to " << S.File << "\n";
   if (!S.FixesPath.empty())

@@ -39,48 +39,12 @@ RuleEdit Rule::makeEdit(llvm::StringRef Description, double Score) const {
   return E;
 }
 
-namespace {
-/// Finds the definition whose text ends where the target's does.
-class TargetFinder : public RecursiveASTVisitor<TargetFinder> {
-public:
-  TargetFinder(const SourceManager &SM, const LangOptions &LO, const Target &T)
-      : SM(SM), LO(LO), T(T) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
-
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (Found || !FD->doesThisDeclarationHaveABody() ||
-        FD->isTemplateInstantiation())
-      return true;
-    SourceLocation End = FD->getEndLoc();
-    SourceLocation Name = FD->getLocation();
-    if (!End.isFileID() || !SM.isWrittenInMainFile(End))
-      return true;
-    unsigned EndOff =
-        SM.getFileOffset(End) + Lexer::MeasureTokenLength(End, SM, LO);
-    unsigned NameOff = SM.getFileOffset(SM.getExpansionLoc(Name));
-    if (EndOff == T.EndOffset && NameOff >= T.BeginOffset &&
-        NameOff < T.EndOffset)
-      Found = FD;
-    return true;
-  }
-
-  const FunctionDecl *Found = nullptr;
-
-private:
-  const SourceManager &SM;
-  const LangOptions &LO;
-  const Target &T;
-};
-} // namespace
-
 RuleContext::RuleContext(ParsedFile &Parsed, const Target &T,
                          const RuleOptions &Opts, llvm::StringRef OriginalText)
     : Parsed(Parsed), T(T), Opts(Opts) {
   const SourceManager &SM = getSourceManager();
   Code = SM.getBufferData(SM.getMainFileID());
-  TargetFinder F(SM, getASTContext().getLangOpts(), T);
-  F.TraverseDecl(getASTContext().getTranslationUnitDecl());
-  TargetDecl = F.Found;
+  TargetDecl = findTargetDecl(Parsed, T);
   if (OriginalText.empty() || OriginalText == Code)
     return;
   // Each line of the current text maps to the user's line it replaced (the

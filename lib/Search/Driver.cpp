@@ -14,6 +14,8 @@
 #include "maxcode/Policy/RulesCritic.h"
 #include "maxcode/Policy/RulesPolicy.h"
 #include "maxcode/Rewrite/Apply.h"
+#include "maxcode/Rewrite/Review.h"
+#include "maxcode/Rewrite/Simplify.h"
 #include "maxcode/Search/LLMRoles.h"
 #include "maxcode/Search/RolloutStore.h"
 #include "maxcode/Search/RunOutput.h"
@@ -110,6 +112,23 @@ public:
   }
   bool noisy() const override {
     return E.config().Measure != MeasureMode::Instructions;
+  }
+  SanitizerVerdict sanitize(const Variant &V) override { return E.sanitize(V); }
+  std::optional<DeclSimplification>
+  simplifyDeclarations(const Variant &V) override {
+    const EvalConfig &C = E.config();
+    auto S = maxcode::simplifyDeclarations(C.Command, C.File, C.Parse,
+                                           E.originalText(), V.Text);
+    if (!S) {
+      llvm::Error Err = S.takeError();
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": no declaration-level "
+                    << "simplification of '" << V.Description
+                    << "': " << llvm::toString(std::move(Err)) << "\n");
+      llvm::consumeError(std::move(Err));
+      return std::nullopt;
+    }
+    return std::move(*S);
   }
 
 private:
@@ -262,6 +281,23 @@ struct SearchRoles {
   RTGModel *RTG = nullptr;
 };
 
+/// What every prompt of the run says about how the file is built, what is
+/// measured and what the workload is (docs/LLM.md).
+PromptFacts promptFactsOf(const RunOptions &Opts, const Session &S) {
+  PromptFacts F;
+  const EvalConfig &C = S.Eval->config();
+  F.Build = describeBuild(variantCompileCommand(
+      C.Command, C.File, C.File,
+      C.programMode() ? "prog" : llvm::StringRef(C.Command.Output),
+      C.programMode(), /*DebugInfo=*/false));
+  F.Measure = describeMeasure(C.Measure, !C.programMode());
+  F.Workload =
+      describeWorkload(S.Eval->workload(), S.Eval->originalText(), S.T);
+  F.Gamma = Opts.Search.Gamma;
+  F.ContextTokens = Opts.LLMContextTokens;
+  return F;
+}
+
 llvm::Error createRoles(const RunOptions &Opts, const Session &S,
                         RolloutStore &Store, SearchRoles &R,
                         llvm::raw_ostream &Diag) {
@@ -279,8 +315,9 @@ llvm::Error createRoles(const RunOptions &Opts, const Session &S,
                                             std::move(*Selection), RO,
                                             Opts.Search.Seed);
   if (usesLLM(Opts)) {
-    LLMProposerContext Ctx{S.RC.Command, S.File, S.T.Name,
-                           S.Eval->config().Scope, &R.TheRulesCritic};
+    LLMProposerContext Ctx{S.RC.Command,      S.File,
+                           S.T.Name,          S.Eval->config().Scope,
+                           &R.TheRulesCritic, promptFactsOf(Opts, S)};
     auto Roles = createLLMRoles(Opts, Ctx, &Store, Diag);
     if (!Roles)
       return Roles.takeError();
@@ -389,6 +426,8 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
     if (!R.WinnerText.empty())
       Sum.Winner->Text = R.WinnerText;
     Sum.Minimised = R.Minimised;
+    Sum.Tidied = R.Tidied;
+    Sum.Sanitizer = R.Sanitizer;
     Sum.WinnerNode = W.Id;
     Sum.WinnerSummary = winnerSummary(R, S.T.Name);
     Sum.WinnerDescription = winnerDescription(R);
@@ -412,6 +451,22 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
           << llvm::toString(Added.takeError())
           << "); review it for file, process and network calls before "
              "applying\n";
+    // What a reviewer asks about that the tests cannot show.
+    auto Notes = reviewWinner(S.RC.Command, S.File, Opts.Parse,
+                              S.Eval->originalText(), R.WinnerText);
+    if (Notes)
+      Sum.Review = std::move(*Notes);
+    else
+      llvm::WithColor::warning(Diag, "clang-maxcode")
+          << "the winner could not be reviewed for static state, leaks and "
+             "extensions ("
+          << llvm::toString(Notes.takeError()) << ")\n";
+    Sum.StaticStateRefused =
+        !Opts.AllowStaticState && llvm::any_of(Sum.Review, [](const auto &N) {
+          return N.Kind == ReviewKind::MutableState;
+        });
+    Sum.Size = winnerSize(S.RC.Command, S.File, Opts.Parse,
+                          S.Eval->originalText(), R.WinnerText);
   }
   const LLMLedger *Ledger = Roles.LLM.Ledger.get();
   FinishedSearch Finished{Opts,
@@ -428,7 +483,10 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
                           Sum.Improved,
                           Sum.BelowMinSpeedup,
                           Ledger ? Ledger->calls() : 0,
-                          Ledger ? Ledger->usage() : TokenUsage()};
+                          Ledger ? Ledger->usage() : TokenUsage(),
+                          Sum.Review,
+                          Sum.Size,
+                          Sum.StaticStateRefused};
   WrittenOutput Written;
   O.OutputError = writeRunOutputs(Finished, Written);
   // What is shown is what --apply writes: the winner as it was verified.
@@ -472,6 +530,7 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
 
   SearchConfig Config = Opts.Search;
   Config.VerifyRepetitions = std::max(2 * Opts.Repetitions, 4u);
+  Config.Sanitize = Opts.SanitizeWinner;
   if (Roles.LLM.Proposer)
     Config.ExpandFailures = true; // A model can repair a failed variant.
   RunInfo Info{S.File, S.T.Name, S.Eval->originalText().str(),
@@ -524,6 +583,32 @@ openExistingStore(const RunOptions &Opts) {
   return RolloutStore::open(*F);
 }
 } // namespace
+
+llvm::Expected<std::vector<PromptMessage>>
+maxcode::firstProposerPrompt(const RunOptions &Opts, llvm::raw_ostream &Diag) {
+  Session S;
+  if (llvm::Error E = openSession(Opts, S, Diag, /*UseStore=*/false))
+    return E;
+  auto Prompts = openPromptLibrary(Opts);
+  if (!Prompts)
+    return Prompts.takeError();
+  // The root's observation, as the engine makes it (SearchEngine::observe).
+  Observation Obs;
+  Obs.OriginalTarget = S.T;
+  Obs.OriginalText = S.Eval->originalText().str();
+  Obs.CurrentText = Obs.OriginalText;
+  Obs.IncumbentText = Obs.OriginalText;
+  PromptFacts Facts = promptFactsOf(Opts, S);
+  const EvalConfig &C = S.Eval->config();
+  auto Messages = renderProposerPrompt(
+      **Prompts, {C.Command, C.File, C.Parse, Facts, {}}, Obs);
+  if (!Messages)
+    return Messages.takeError();
+  std::vector<PromptMessage> Out;
+  for (const ChatMessage &M : *Messages)
+    Out.push_back({M.Role, M.Content});
+  return Out;
+}
 
 llvm::Expected<RTGTraining> maxcode::trainRTGOnStore(const RunOptions &Opts) {
   auto Store = openExistingStore(Opts);

@@ -7,12 +7,14 @@
 #include "maxcode/Search/Engine.h"
 #include "maxcode/Search/Minimise.h"
 #include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Diff.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Debug.h"
 
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 #define DEBUG_TYPE "maxcode-search"
@@ -28,6 +30,7 @@ double maxcode::rewardOf(const EvalResult &R) {
     // Never below a failure, however slow.
     return std::max(R.Ratio, 0.05);
   case EvalStatus::WrongOutput:
+  case EvalStatus::Unsafe:
     return 0.03;
   case EvalStatus::Timeout:
   case EvalStatus::Crash:
@@ -161,6 +164,11 @@ SearchEngine::select(const std::vector<Node> &Nodes) const {
   llvm_unreachable("unknown strategy");
 }
 
+/// Node \p N as an earlier attempt in an observation.
+static Attempt attemptOf(const Node &N) {
+  return {N.V.Description, N.V.Rules, N.Result.Status, N.Reward};
+}
+
 Observation SearchEngine::observe(const std::vector<Node> &Nodes,
                                   unsigned Id) const {
   Observation O;
@@ -180,8 +188,10 @@ Observation SearchEngine::observe(const std::vector<Node> &Nodes,
   O.U = 0;
   for (unsigned P : Path) {
     O.U = std::max(O.U, Nodes[P].discounted(Config.Gamma));
-    if (Nodes[P].Parent >= 0)
+    if (Nodes[P].Parent >= 0) {
       O.Critiques.push_back(Nodes[P].Crit);
+      O.CritiquedAttempts.push_back(attemptOf(Nodes[P]));
+    }
   }
   const Node &Inc = Nodes[incumbent(Nodes)];
   O.IncumbentText = Inc.V.Text;
@@ -190,8 +200,7 @@ Observation SearchEngine::observe(const std::vector<Node> &Nodes,
                       ? Nodes.size() - Config.HistoryLength
                       : 1;
        I < Nodes.size(); ++I)
-    O.History.push_back({Nodes[I].V.Description, Nodes[I].V.Rules,
-                         Nodes[I].Result.Status, Nodes[I].Reward});
+    O.History.push_back(attemptOf(Nodes[I]));
   for (const Node &M : Nodes)
     O.SeenTextHashes.push_back(M.Hash);
   return O;
@@ -401,9 +410,19 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
   // hold up (a held-out test, a suspect speedup) gives way to the next.
   if (!(Interrupted && Interrupted()))
     verifyBest(Nodes, T, Out);
-  // Then the smallest diff that keeps its speedup is what is reported.
-  if (Out.Verified && Config.MinimiseBudget && !(Interrupted && Interrupted()))
+  // Then the smallest winner that keeps its speedup is what is reported:
+  // without the declarations nothing needs, without the edits it does not
+  // need, and plainer if the model can make it so; the sanitizers have the
+  // last word on the text reported.
+  auto Going = [&] { return Out.Verified && !(Interrupted && Interrupted()); };
+  if (Going())
+    tidyDeclarations(T, Out);
+  if (Going() && Config.MinimiseBudget)
     minimise(Nodes, T, Out);
+  if (Going())
+    askForPlainer(Nodes, T, Out);
+  if (Going())
+    reviewFinalText(T, Out);
   Out.Seconds = R.elapsed();
   return Out;
 }
@@ -427,8 +446,15 @@ void SearchEngine::minimise(const std::vector<Node> &Nodes, const Target &T,
   Out.Minimised = std::move(M.M);
 }
 
-void SearchEngine::verifyBest(const std::vector<Node> &Nodes, const Target &T,
-                              SearchResult &Out) const {
+unsigned maxcode::changedLines(llvm::StringRef Original, llvm::StringRef Text) {
+  unsigned N = 0;
+  for (const DiffHunk &H : diffLines(Original, Text))
+    N += H.BeforeCount + H.AfterCount;
+  return N;
+}
+
+std::vector<unsigned>
+SearchEngine::verificationOrder(const std::vector<Node> &Nodes) const {
   std::vector<unsigned> Order;
   for (const Node &N : Nodes)
     if (N.Parent >= 0 && N.Result.ok() && N.Result.Ratio > 1.0 &&
@@ -438,21 +464,56 @@ void SearchEngine::verifyBest(const std::vector<Node> &Nodes, const Target &T,
     return Nodes[A].discounted(Config.Gamma) >
            Nodes[B].discounted(Config.Gamma);
   });
-  for (unsigned Id : Order) {
+  if (Order.size() < 2)
+    return Order;
+  // Candidates the noise cannot tell from the best go smallest diff first:
+  // the same speedup in fewer lines is the one a reviewer merges.
+  const Node &Best = Nodes[Order.front()];
+  auto Tied = [&](unsigned Id) {
+    const Node &N = Nodes[Id];
+    double Margin = std::max(0.01, Best.Result.relativeMargin() +
+                                       N.Result.relativeMargin());
+    return N.discounted(Config.Gamma) * (1 + Margin) >=
+           Best.discounted(Config.Gamma);
+  };
+  auto End = std::stable_partition(Order.begin(), Order.end(), Tied);
+  std::map<unsigned, unsigned> Size;
+  for (auto It = Order.begin(); It != End; ++It)
+    Size[*It] = changedLines(Original, Nodes[*It].V.Text);
+  std::stable_sort(Order.begin(), End,
+                   [&](unsigned A, unsigned B) { return Size[A] < Size[B]; });
+  return Order;
+}
+
+void SearchEngine::verifyBest(const std::vector<Node> &Nodes, const Target &T,
+                              SearchResult &Out) const {
+  for (unsigned Id : verificationOrder(Nodes)) {
     if (Out.Rejected.size() >= Config.VerifyCandidates ||
         (Interrupted && Interrupted()))
       break;
     Variant Final = Backend.finalForm(Nodes[Id].V, T);
     EvalResult V = Backend.verify(Final, T, Config.VerifyRepetitions);
+    if (V.ok() && V.Ratio > 1.0 && !V.Suspect && Config.Sanitize) {
+      // Undefined behaviour the tests do not show is no win.
+      SanitizerVerdict S = Backend.sanitize(Final);
+      if (S.Kind == SanitizerVerdict::Finding) {
+        V.Status = EvalStatus::Unsafe;
+        V.Reason = S.Detail;
+      }
+      Out.Sanitizer = std::move(S);
+    }
     if (V.ok() && V.Ratio > 1.0 && !V.Suspect) {
       Out.Winner = int(Id);
       Out.Verified = true;
       Out.Verification = std::move(V);
       Out.WinnerText = std::move(Final.Text);
+      Out.CheckedText = Out.WinnerText;
+      Out.CheckedVerification = Out.Verification;
       return;
     }
     Out.Rejected.push_back({Id, std::move(V)});
   }
+  Out.Sanitizer.reset();
   // Nothing held up: the best candidate and why, for the summary.
   if (!Out.Rejected.empty()) {
     Out.Winner = int(Out.Rejected.front().first);

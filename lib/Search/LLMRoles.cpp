@@ -142,6 +142,23 @@ llvm::Error maxcode::checkLLMOptions(const RunOptions &Opts) {
   return llvm::Error::success();
 }
 
+llvm::Expected<std::unique_ptr<PromptLibrary>>
+maxcode::openPromptLibrary(const RunOptions &Opts) {
+  if (Opts.PromptsDir.empty()) {
+    // The installed templates beside the binary, else the source tree's.
+    llvm::SmallString<256> Exe(Opts.ToolDir);
+    llvm::sys::path::append(Exe, "clang-maxcode");
+    std::string Argv0(Exe);
+    return std::make_unique<PromptLibrary>(PromptLibrary::defaultSearchPath(
+        Argv0.c_str(), reinterpret_cast<void *>(&usesLLM)));
+  }
+  if (!llvm::sys::fs::is_directory(Opts.PromptsDir))
+    return llvm::createStringError(optionRef("PromptsDir") + " '" +
+                                   Opts.PromptsDir + "' is not a directory");
+  return std::make_unique<PromptLibrary>(
+      std::vector<std::string>{Opts.PromptsDir});
+}
+
 llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
                                                  const LLMProposerContext &Ctx,
                                                  RolloutStore *Store,
@@ -157,27 +174,16 @@ llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
   if (!Client)
     return Client.takeError();
   R.Client = std::move(*Client);
-  if (Opts.PromptsDir.empty()) {
-    // The installed templates beside the binary, else the source tree's.
-    llvm::SmallString<256> Exe(Opts.ToolDir);
-    llvm::sys::path::append(Exe, "clang-maxcode");
-    std::string Argv0(Exe);
-    R.Prompts =
-        std::make_unique<PromptLibrary>(PromptLibrary::defaultSearchPath(
-            Argv0.c_str(), reinterpret_cast<void *>(&usesLLM)));
-  } else {
-    if (!llvm::sys::fs::is_directory(Opts.PromptsDir))
-      return llvm::createStringError(optionRef("PromptsDir") + " '" +
-                                     Opts.PromptsDir + "' is not a directory");
-    R.Prompts = std::make_unique<PromptLibrary>(
-        std::vector<std::string>{Opts.PromptsDir});
-  }
+  auto Prompts = openPromptLibrary(Opts);
+  if (!Prompts)
+    return Prompts.takeError();
+  R.Prompts = std::move(*Prompts);
   R.Ledger = std::make_unique<LLMLedger>(Store, Err);
 
   // Templates are checked now, not at the first call halfway through.
   std::vector<std::string> Needed;
   if (Opts.Policy == PolicyKind::LLM)
-    Needed = {"proposer-cpp", "proposer-cuda"};
+    Needed = {"proposer-cpp", "proposer-cuda", "simplify"};
   if (Opts.Critic == CriticKind::LLM)
     Needed.push_back("critic");
   if (Opts.RTG == RTGKind::LLM)
@@ -191,10 +197,10 @@ llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
   if (Opts.Policy == PolicyKind::LLM)
     R.Proposer = std::make_unique<LLMProposer>(
         *R.Client, *R.Prompts, Ctx.Command, Ctx.File, Opts.Parse, Ctx.Scope,
-        Opts.Search.Seed, R.Ledger->sink());
+        Opts.Search.Seed, Ctx.Facts, R.Ledger->sink());
   if (Opts.Critic == CriticKind::LLM)
     R.Critic = std::make_unique<LLMCritic>(
-        *R.Client, *R.Prompts, Ctx.FallbackCritic, R.Ledger->sink());
+        *R.Client, *R.Prompts, Ctx.FallbackCritic, Ctx.Facts, R.Ledger->sink());
   if (Opts.RTG == RTGKind::LLM) {
     std::vector<RTGShot> Shots;
     if (Store) {

@@ -39,14 +39,6 @@ double sameWithin(const EvalResult &A, const EvalResult &B) {
   return std::max({0.01, A.relativeMargin(), B.relativeMargin()});
 }
 
-/// Whether \p Candidate keeps the speedup \p Reference measured, within the
-/// noise of both.
-bool keepsSpeedup(const EvalResult &Candidate, const EvalResult &Reference) {
-  return Candidate.ok() && !Candidate.Suspect && Candidate.Ratio > 1.0 &&
-         Candidate.RawRatio * (1 + sameWithin(Candidate, Reference)) >=
-             Reference.RawRatio;
-}
-
 /// "1, 3 and 4".
 std::string listEdits(llvm::ArrayRef<unsigned> Kept) {
   std::string Out;
@@ -168,6 +160,13 @@ void noteKeptWarnings(Minimisation &M) {
 }
 
 } // namespace
+
+bool maxcode::keepsSpeedup(const EvalResult &Candidate,
+                           const EvalResult &Reference) {
+  return Candidate.ok() && !Candidate.Suspect && Candidate.Ratio > 1.0 &&
+         Candidate.RawRatio * (1 + sameWithin(Candidate, Reference)) >=
+             Reference.RawRatio;
+}
 
 MinimiseOutcome maxcode::minimiseWinner(EvaluationBackend &Backend,
                                         const Target &T,

@@ -66,6 +66,8 @@ llvm::Error maxcode::applyOptions(const EffectiveOptions &O, RunOptions &Opts) {
   Opts.Search.WallSeconds = O.MaxTime;
   Opts.Search.TokenBudget = O.MaxTokens;
   Opts.MinSpeedup = O.MinSpeedup;
+  Opts.SanitizeWinner = O.SanitizeWinner;
+  Opts.AllowStaticState = O.AllowStaticState;
   // The LLM.
   Opts.LLM.Endpoint = O.LLMEndpoint;
   Opts.LLM.Model = O.LLMModel;
@@ -76,5 +78,6 @@ llvm::Error maxcode::applyOptions(const EffectiveOptions &O, RunOptions &Opts) {
   Opts.LLM.MaxRetries = O.LLMRetries;
   Opts.LLM.RetryBaseDelaySeconds = O.LLMRetryDelay;
   Opts.PromptsDir = O.PromptsDir;
+  Opts.LLMContextTokens = O.LLMContextTokens;
   return llvm::Error::success();
 }

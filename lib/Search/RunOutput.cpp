@@ -29,6 +29,40 @@ std::string maxcode::winnerDescription(const SearchResult &R) {
   return llvm::join(Steps, "; then ");
 }
 
+/// \p S without white space: where a line's code is found however the
+/// formatter broke or indented it.
+static std::string compact(llvm::StringRef S) {
+  std::string Out;
+  for (char C : S)
+    if (!llvm::isSpace(C))
+      Out += C;
+  return Out;
+}
+
+/// Whether the step from \p Parent to \p Step is still in \p Final (the
+/// reported winner, compacted): some line it added is, or it only removed.
+/// The minimiser and the tidying drop steps; the summary names only those
+/// that stay.
+static bool stepKept(const Node &Parent, const Node &Step,
+                     llvm::StringRef Final) {
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Step.V.Text).split(Lines, '\n');
+  bool Added = false;
+  for (const DiffHunk &H : diffLines(Parent.V.Text, Step.V.Text))
+    for (unsigned L = H.AfterStart; L < H.AfterStart + H.AfterCount; ++L) {
+      if (L == 0 || L > Lines.size())
+        continue;
+      std::string C = compact(Lines[L - 1]);
+      if (C.size() < 4 ||
+          llvm::all_of(C, [](char X) { return !llvm::isAlnum(X); }))
+        continue; // A brace or a blank line says nothing.
+      Added = true;
+      if (Final.contains(C))
+        return true;
+    }
+  return !Added;
+}
+
 std::string maxcode::winnerSummary(const SearchResult &R,
                                    llvm::StringRef TargetName) {
   // Every step's places, first seen first, each with what changed there.
@@ -39,10 +73,14 @@ std::string maxcode::winnerSummary(const SearchResult &R,
     Path.push_back(I);
   if (Path.empty())
     return "";
+  std::string Final = compact(R.WinnerText);
   for (auto It = Path.rbegin(); It != Path.rend(); ++It) {
     const Variant &V = R.Nodes[*It].V;
     if (V.Changes.empty())
       return ""; // A step that does not say (an LLM's, a user's file).
+    if (!R.WinnerText.empty() &&
+        !stepKept(R.Nodes[R.Nodes[*It].Parent], R.Nodes[*It], Final))
+      continue;
     for (const VariantChange &C : V.Changes) {
       auto P = llvm::find_if(Places,
                              [&](const auto &X) { return X.first == C.Where; });
@@ -54,6 +92,8 @@ std::string maxcode::winnerSummary(const SearchResult &R,
         P->second.push_back(C.What);
     }
   }
+  if (Places.empty())
+    return "";
   std::stable_partition(Places.begin(), Places.end(),
                         [&](const auto &X) { return X.first == TargetName; });
   std::vector<std::string> Parts;
@@ -147,6 +187,12 @@ SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
   }
   Rep.Improved = S.Improved;
   Rep.Diff = Diff.str();
+  if (S.Improved) {
+    Rep.Size = S.Size;
+    Rep.Review = S.Review;
+    Rep.Sanitizer = R.Sanitizer;
+    Rep.Tidied = R.Tidied;
+  }
   Rep.Output = Opts.Apply                  ? "apply"
                : !Opts.ExportFixes.empty() ? "export-fixes"
                                            : "diff";
@@ -181,15 +227,20 @@ llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
     W.Fixes = std::move(Empty);
   }
 
-  if (!Opts.ExportFixes.empty() && S.BelowMinSpeedup) {
+  bool Withheld = S.BelowMinSpeedup || S.StaticStateRefused;
+  if (!Opts.ExportFixes.empty() && Withheld) {
     // Shown, never exported: an empty set, as for no improvement (the
     // summary says why).
     FixSet Empty;
     Empty.File = S.File;
     Empty.Original = S.Original;
     Empty.Result = S.Original;
-    if (llvm::Error E = exportFixes(Empty, Opts.ExportFixes,
-                                    "below " + optionRef("MinSpeedup")))
+    if (llvm::Error E =
+            exportFixes(Empty, Opts.ExportFixes,
+                        S.BelowMinSpeedup
+                            ? "below " + optionRef("MinSpeedup")
+                            : "adds mutable static state; " +
+                                  optionRef("AllowStaticState") + " takes it"))
       return makeInternal(std::move(E));
     W.Exported = true;
   } else if (!Opts.ExportFixes.empty()) {
@@ -220,7 +271,7 @@ llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
   }
 
   // "No verified improvement" is a normal outcome: nothing to write.
-  if (Opts.Apply && S.Improved && !S.BelowMinSpeedup) {
+  if (Opts.Apply && S.Improved && !Withheld) {
     // A file that changed during the run is the user's to sort out (exit
     // 1); any other failure to write it is the tool's.
     bool Changed = false;

@@ -103,6 +103,12 @@ static cl::opt<bool> ListVariants(
     cl::desc("Print the variants the rules propose for the target, as "
              "unified diffs, and exit"),
     cl::cat(MaxcodeCategory));
+static cl::opt<bool> PrintPrompt(
+    "print-prompt",
+    cl::desc("Print the prompt the LLM proposer would send first for the "
+             "target (after building and running the baseline), and exit; "
+             "nothing is sent"),
+    cl::cat(MaxcodeCategory));
 static cl::opt<std::string> WriteVariants(
     "write-variants",
     cl::desc("With --list-variants: also write each variant to this folder "
@@ -300,6 +306,17 @@ static int listVariantsMode(const RunOptions &Opts) {
   return 0;
 }
 
+static int printPromptMode(const RunOptions &Opts) {
+  auto P = firstProposerPrompt(Opts, diag());
+  if (!P)
+    return fail(P.takeError());
+  if (Opts.JSON)
+    printPromptJSON(*P, outs());
+  else
+    printPromptText(*P, outs());
+  return 0;
+}
+
 static int critiqueMode() {
   if (Sources.size() != 1)
     return userError("--critique takes the variant file as its one source");
@@ -423,5 +440,7 @@ int main(int argc, const char **argv) {
     return listVariantsMode(*Opts);
   if (!Evaluate.empty())
     return evaluateMode(*Opts);
+  if (PrintPrompt)
+    return printPromptMode(*Opts);
   return searchMode(*Opts);
 }

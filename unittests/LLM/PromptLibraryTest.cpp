@@ -112,20 +112,25 @@ TEST(PromptTemplateTest, EmptyTemplateIsAnError) {
 const std::map<std::string, std::vector<std::string>> &shipped() {
   static const std::map<std::string, std::vector<std::string>> Expected = {
       {"proposer-cpp",
-       {"best_speedup", "critique", "current_code", "declarations", "feedback",
-        "history", "original_code", "target_kind", "target_name",
-        "target_signature", "u"}},
+       {"best_speedup", "build", "context", "critique", "current_code",
+        "feedback", "gamma", "history", "measure", "original_code", "standard",
+        "standard_note", "target_kind", "target_name", "target_signature", "u",
+        "workload"}},
       {"proposer-cuda",
-       {"best_speedup", "critique", "current_code", "declarations", "feedback",
-        "history", "launch_sites", "original_code", "target_kind",
-        "target_name", "target_signature", "u"}},
+       {"best_speedup", "build", "context", "critique", "current_code",
+        "feedback", "gamma", "history", "launch_sites", "measure",
+        "original_code", "standard", "standard_note", "target_kind",
+        "target_name", "target_signature", "u", "workload"}},
       {"critic",
-       {"feedback", "language", "original_code", "target_kind", "target_name",
-        "target_signature", "variant_code"}},
+       {"build", "feedback", "language", "measure", "original_code",
+        "target_kind", "target_name", "target_signature", "variant_code"}},
       {"rtg",
        {"best_speedup", "bins", "current_code", "examples", "language",
         "original_code", "target_kind", "target_name", "target_signature", "u",
         "variant_code"}},
+      {"simplify",
+       {"build", "changed_lines", "language", "measure", "original_code",
+        "speedup", "standard", "target_kind", "target_name", "winner_diff"}},
   };
   return Expected;
 }

@@ -79,6 +79,72 @@ TEST(SpliceReplyTest, UnusableRepliesSayWhy) {
   llvm::consumeError(OnlyIncludes.takeError());
 }
 
+TEST(SpliceReplyTest, IncludesFromEveryBlockLand) {
+  // Models often put the includes in a block of their own, before or after
+  // the code; they land in every scope.
+  std::string Reply =
+      "Add this:\n```cpp\n#include <numeric>\n```\n"
+      "Then:\n```cpp\n"
+      "ll sum(const std::vector<ll> &V) {\n"
+      "  return std::accumulate(V.begin(), V.end(), 0LL);\n"
+      "}\n```\nAnd, for later:\n```cpp\n#include <cstdint>\n```\n";
+  for (EditScope Scope : {EditScope::Target, EditScope::File}) {
+    auto Text = spliceReply(Reply, spliceOf(File, Scope));
+    ASSERT_TRUE(bool(Text)) << llvm::toString(Text.takeError());
+    EXPECT_NE(Text->find("#include <vector>\n#include <numeric>\n"
+                         "#include <cstdint>\n"),
+              std::string::npos)
+        << *Text;
+  }
+}
+
+TEST(SpliceReplyTest, AHelperRepeatedWordForWordIsTheOneThere) {
+  // The current code has a helper from an earlier step; the reply repeats
+  // it (with other spacing and a comment) beside a new one.
+  std::string Current =
+      std::string(File).insert(std::string(File).find("ll sum("),
+                               "static ll twice(ll X) { return 2 * X; }\n");
+  std::string Reply = "```cpp\n"
+                      "// Doubles.\n"
+                      "static ll twice(ll X) {\n  return 2 * X;\n}\n"
+                      "struct Acc { ll S; };\n"
+                      "static ll half(ll X) { return X / 2; }\n"
+                      "ll sum(const std::vector<ll> &V) {\n"
+                      "  Acc A = {0};\n"
+                      "  for (ll X : V) A.S += half(twice(X));\n"
+                      "  return A.S;\n"
+                      "}\n```\n";
+  auto Text = spliceReply(Reply, spliceOf(Current, EditScope::Target));
+  ASSERT_TRUE(bool(Text)) << llvm::toString(Text.takeError());
+  llvm::StringRef T = *Text;
+  EXPECT_EQ(T.count("ll twice("), 1u) << Text->c_str();
+  EXPECT_NE(T.find("struct Acc { ll S; };"), llvm::StringRef::npos);
+  EXPECT_NE(T.find("static ll half("), llvm::StringRef::npos);
+  EXPECT_NE(T.find("A.S += half(twice(X));"), llvm::StringRef::npos);
+}
+
+TEST(SpliceReplyTest, TopLevelDeclarationsAreCutWhereTheyEnd) {
+  // Two functions in a row, a class with a declarator, a namespace, a
+  // template, a directive: each is one declaration, so that only the
+  // repeated ones go.
+  llvm::StringRef Current = "int f() { return 1; }\n"
+                            "struct S { int g() { return 2; } } Obj;\n"
+                            "namespace n { int h(); }\n"
+                            "template <class T> T id(T X) { return X; }\n"
+                            "#define K 3\n";
+  std::string Block = "int f() { return 1; } int f2() { return 1; }\n"
+                      "struct S { int g() { return 2; } } Obj;\n"
+                      "namespace n { int h(); }\n"
+                      "template <class T> T id(T X) { return X; }\n"
+                      "#define K 3\n"
+                      "int target() { return f() + id(K); }\n";
+  EXPECT_EQ(llvm::StringRef(dropRepeatedDeclarations(Block, Current, "target"))
+                .trim()
+                .str(),
+            "int f2() { return 1; }\n"
+            "int target() { return f() + id(K); }");
+}
+
 TEST(RTGBinTest, ParsesTheLastBinLine) {
   const RTGBin *B =
       parseRTGBin("Thinking...\nBIN: slower\n**BIN: much-faster**");

@@ -24,9 +24,21 @@
 namespace maxcode {
 
 /// Ordered from worst to best, as the reward orders them (DESIGN section 4).
-enum class EvalStatus { Rejected, BuildError, Crash, Timeout, WrongOutput, Ok };
+/// Unsafe is a verification's verdict only: a variant that passes its tests
+/// and is faster, but whose build with sanitizers reports a finding on them
+/// that the original's does not.
+enum class EvalStatus {
+  Rejected,
+  BuildError,
+  Crash,
+  Timeout,
+  WrongOutput,
+  Unsafe,
+  Ok
+};
 
-/// "ok", "wrong-output", "timeout", "crash", "build-error", "rejected".
+/// "ok", "unsafe", "wrong-output", "timeout", "crash", "build-error",
+/// "rejected".
 llvm::StringRef evalStatusName(EvalStatus S);
 std::optional<EvalStatus> parseEvalStatus(llvm::StringRef Name);
 
@@ -122,12 +134,38 @@ struct EvalResult {
   double relativeMargin() const;
 };
 
+/// What the sanitizers said of a variant.
+struct SanitizerVerdict {
+  enum VerdictKind {
+    Clean,      ///< No finding on any test.
+    Finding,    ///< A finding the original does not have: unsafe.
+    NotChecked, ///< The check cannot run here; Detail says why.
+  };
+  VerdictKind Kind = NotChecked;
+  /// The finding ("AddressSanitizer: heap-buffer-overflow, READ of size 4
+  /// at line 18, on test input.2.txt"), or why it was not checked.
+  std::string Detail;
+  /// Tests run under the sanitizers, and those left out because the
+  /// original already has a finding on them.
+  unsigned Tests = 0;
+  unsigned SkippedTests = 0;
+};
+
 /// Whether a variant measured \p Feedback on the inputs the search saw and
 /// \p HeldOut on inputs it did not is fast only on the former (DESIGN
 /// section 4, rule 10): resolvably faster there, and not, or far less, on
 /// the held-out ones.
 bool fastOnlyOnShownInputs(const EvalResult &Feedback,
                            const EvalResult &HeldOut);
+
+/// Adds up \p Lines, each line's cost on one input as measured (a line may
+/// come once per input), into shares of \p Total, hottest first, the ten
+/// hottest kept.
+void mergeHotLines(std::vector<HotLine> &Lines, double Total);
+
+/// A cost as people and prompts read it: "0.0123 s", "35877201
+/// instructions", "1200 ns of GPU time"; counts never with decimals.
+std::string formatCost(double Cost, llvm::StringRef Unit);
 
 } // namespace maxcode
 

@@ -121,6 +121,39 @@ variantCompileCommand(const clang::tooling::CompileCommand &Command,
 std::vector<BuildDiagnostic> parseCompilerOutput(llvm::StringRef Output,
                                                  llvm::StringRef SourceName);
 
+/// One feedback input as a prompt describes it (DESIGN section 4, rule 5:
+/// bounded, and never a held-out one).
+struct InputFacts {
+  std::string Name;
+  uint64_t Bytes = 0;
+  unsigned Lines = 0;
+  /// How many whitespace-separated tokens are numbers, and the largest in
+  /// magnitude as written.
+  unsigned Numbers = 0;
+  std::string Largest;
+  /// The original's wall time in its check run of the input.
+  double BaselineSeconds = 0;
+  /// Among the inputs every measurement times.
+  bool Timed = false;
+};
+
+/// What the search's workload is, for the model to see (docs/LLM.md): the
+/// feedback inputs, the costliest first, with the head of the costliest;
+/// the original's hot lines on them; in project mode, the commands.
+struct WorkloadFacts {
+  std::vector<InputFacts> Inputs;
+  unsigned HeldOutInputs = 0;
+  /// The first lines of the costliest input, at most a few hundred bytes.
+  std::string Head;
+  /// The original's cost on the timed inputs, and its hottest lines there
+  /// (shares of that cost; under --measure=instructions only).
+  std::string CostUnit;
+  double BaselineCost = 0;
+  std::vector<HotLine> BaselineHotLines;
+  /// Project mode: the commands whose runs are the workload.
+  std::string TestCmd, BenchCmd;
+};
+
 class Evaluator {
 public:
   /// Checks the configuration (tests exist, commands given, the supervisor
@@ -169,6 +202,13 @@ public:
   /// be listed.
   llvm::Expected<std::vector<ApiUse>> addedCalls(llvm::StringRef VariantText,
                                                  const Target &T);
+  /// The workload as the baseline's preparation found it.
+  WorkloadFacts workload() const;
+  /// Builds \p V with AddressSanitizer and UndefinedBehaviorSanitizer and
+  /// runs every test under them (program mode, C++; docs/Evaluation.md,
+  /// "The review of a winner"). A finding counts when the original's build
+  /// with the same sanitizers has none on that test.
+  SanitizerVerdict sanitize(const Variant &V);
 
 private:
   struct Built;
@@ -191,7 +231,9 @@ private:
                       std::vector<std::optional<std::string>> &Why,
                       std::vector<std::optional<Built>> &Builds);
   llvm::Expected<const VariantScreen *> screenFor(const Target &T);
-  Built build(llvm::StringRef Text, llvm::StringRef Tag);
+  /// \p Sanitized: with the sanitizers' flags (sanitize()).
+  Built build(llvm::StringRef Text, llvm::StringRef Tag,
+              bool Sanitized = false);
   /// Checks and measures a built variant. \p HeldOutToo: also the held-out
   /// tests (verification).
   EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool HeldOutToo);
@@ -272,6 +314,13 @@ private:
   std::string ScreenTarget;
   std::mutex ScreenMutex;
   std::unique_ptr<Built> Baseline;
+  /// The baseline's hot lines on the timed feedback inputs (instructions).
+  std::vector<HotLine> BaselineHotLines;
+  /// The original's findings under the sanitizers, by test (empty: clean),
+  /// once sanitize() has asked; or why it cannot be checked.
+  std::optional<std::vector<std::string>> BaselineFindings;
+  std::string SanitizeUnavailable;
+  std::mutex SanitizeMutex;
   /// Project mode under bubblewrap: the built copies variants are swapped
   /// into (WorkerTrees.h); none otherwise.
   std::unique_ptr<WorkerTrees> Trees;

@@ -25,6 +25,7 @@
 
 namespace clang {
 class ASTUnit;
+class FunctionDecl;
 } // namespace clang
 
 namespace llvm {
@@ -160,6 +161,10 @@ parseDeviceSide(const ParsedFile &Host, llvm::raw_ostream &DiagOS,
 std::vector<Target>
 discoverTargets(ParsedFile &Parsed,
                 std::vector<BlockedTarget> *Blocked = nullptr);
+
+/// The definition of \p T in \p Parsed (the one whose text ends where the
+/// target's does), or null.
+const clang::FunctionDecl *findTargetDecl(ParsedFile &Parsed, const Target &T);
 
 /// Sorts by measured share when every target has one, else by the static
 /// estimate; ties keep source order.

@@ -53,6 +53,11 @@ bool isSourceLanguage(llvm::StringRef Language);
 llvm::Expected<CodeBlock> chooseCodeBlock(llvm::StringRef Reply,
                                           llvm::StringRef TargetName);
 
+/// The one line a reply says its idea in, outside its code blocks
+/// ("Idea: read each packet with one call"), without the label and
+/// markdown, at most 120 characters; empty when there is none.
+std::string replyIdea(llvm::StringRef Reply);
+
 } // namespace maxcode
 
 #endif // MAXCODE_LLM_REPLYPARSING_H

@@ -58,6 +58,9 @@ struct OptimizeResult {
   /// Verified, but below --min-speedup: never sent as an edit.
   bool BelowMinSpeedup = false;
   double MinSpeedup = 1.0;
+  /// Verified, but it adds mutable static state the settings do not allow:
+  /// never sent as an edit; the review note says where.
+  std::string Refused;
   unsigned Evaluations = 0;
   /// The whole new text of the file (when Improved).
   std::string NewText;

@@ -50,6 +50,8 @@ enum class CritiqueTag {
   BlockSizeLimited,    ///< "occupancy-block-size"
   PoorL1HitRate,       ///< "poor-l1-hit-rate"
   PoorL2HitRate,       ///< "poor-l2-hit-rate"
+  // What the review of a verified winner found.
+  Unsafe, ///< "unsafe": its sanitizer build reports a finding.
 };
 
 /// The tag's stable name ("build-error").

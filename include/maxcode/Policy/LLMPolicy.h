@@ -26,6 +26,7 @@
 #ifndef MAXCODE_POLICY_LLMPOLICY_H
 #define MAXCODE_POLICY_LLMPOLICY_H
 
+#include "maxcode/Eval/Evaluator.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/LLM/LLMClient.h"
 #include "maxcode/LLM/PromptLibrary.h"
@@ -74,32 +75,102 @@ struct ReplySplice {
 llvm::Expected<std::string> spliceReply(llvm::StringRef Reply,
                                         const ReplySplice &S);
 
-/// The declarations of the main file that the target's definition uses
-/// (types, type aliases, globals, other functions' signatures, macros), in
-/// source order, as source text for the proposer prompt.
-std::string declarationsUsedBy(ParsedFile &Parsed, const Target &T);
+/// \p Block without the top-level declarations that \p Current (the code
+/// before the target) already has word for word, comments aside: a reply
+/// that repeats a helper it was shown would redefine it. The definition of
+/// \p TargetName always stays.
+std::string dropRepeatedDeclarations(llvm::StringRef Block,
+                                     llvm::StringRef Current,
+                                     llvm::StringRef TargetName);
 
-/// The observation's last evaluation, in words, for a prompt.
-std::string describeFeedback(const std::optional<EvalResult> &R);
+/// What a model needs to see beside the target's own code (docs/LLM.md,
+/// "The context"), from Clang's parse: for a member function its class
+/// (fields with their types, the members it uses as signatures), wherever
+/// the project declares it; the types, functions (templates with their
+/// parameter lists), variables and macros it uses from the main file and
+/// the project's headers (never system headers); and up to two call sites
+/// with the loops around them. In that priority order, within
+/// \p TokenBudget tokens of about four characters: what does not fit is
+/// left out and counted. Only what the compiled text declares before the
+/// target is listed, so everything listed may be used.
+std::string targetContext(ParsedFile &Parsed, const Target &T,
+                          unsigned TokenBudget);
+
+/// The observation's last evaluation, in words, for a prompt; \p Text is
+/// the evaluated text, for the hot lines' source.
+std::string describeFeedback(const std::optional<EvalResult> &R,
+                             llvm::StringRef Text = "");
+
+/// What stays the same for every prompt of a run (docs/LLM.md).
+struct PromptFacts {
+  /// "g++ -std=c++17 -O2 -c histogram.cpp": how the file is compiled.
+  std::string Build;
+  /// One line: what is measured and what "faster" means.
+  std::string Measure;
+  /// The workload in words (describeWorkload).
+  std::string Workload;
+  double Gamma = 1.0;
+  unsigned ContextTokens = 3000;
+};
+
+/// The build line of PromptFacts: the compiler and the flags that decide
+/// what code may use and how it is optimised, from \p Argv (the command a
+/// variant is built with).
+std::string describeBuild(llvm::ArrayRef<std::string> Argv);
+
+/// The measure line of PromptFacts.
+std::string describeMeasure(MeasureMode M, bool Bench);
+
+/// The workload of PromptFacts: the feedback inputs' sizes and numbers, the
+/// head of the costliest, where the original spends its cost (with the
+/// lines of \p OriginalText), or a project's commands and the profile's
+/// share of \p T.
+std::string describeWorkload(const WorkloadFacts &W,
+                             llvm::StringRef OriginalText, const Target &T);
+
+/// "C++17", "C++98", "CUDA C++17": the language \p Parsed was parsed as,
+/// which its compile command decides.
+std::string languageStandard(const ParsedFile &Parsed);
+
+/// What a proposer prompt is made from besides the observation.
+struct ProposerPromptInput {
+  const clang::tooling::CompileCommand &Command;
+  llvm::StringRef File;
+  const ParseSettings &Settings;
+  const PromptFacts &Facts;
+  /// Why recent replies for the observed code could not be used.
+  llvm::ArrayRef<std::string> Unusable;
+};
+
+/// The proposer's messages for \p Obs (prompts/proposer-cpp.md or
+/// proposer-cuda.md); \p Current, when given, receives the target as the
+/// current text has it (none when that text does not parse).
+llvm::Expected<std::vector<ChatMessage>>
+renderProposerPrompt(PromptLibrary &Prompts, const ProposerPromptInput &In,
+                     const Observation &Obs,
+                     std::optional<Target> *Current = nullptr);
 
 class LLMProposer : public Proposer {
 public:
   LLMProposer(LLMClient &Client, PromptLibrary &Prompts,
               clang::tooling::CompileCommand Command, std::string File,
               ParseSettings Settings, EditScope Scope, uint64_t Seed,
-              LLMCallSink Sink);
+              PromptFacts Facts, LLMCallSink Sink);
   llvm::StringRef name() const override { return "llm"; }
   /// An error only when every request failed (its message says why).
   llvm::Expected<std::vector<Variant>> propose(const Observation &Obs,
                                                unsigned K) override;
+  /// One request with prompts/simplify.md: the plainest form of the
+  /// winner's idea.
+  llvm::Expected<std::optional<Variant>>
+  simplify(const Observation &Obs) override;
 
 private:
   struct Sample {
     std::optional<ChatResponse> Response;
     std::string Error;
   };
-  llvm::Expected<std::map<std::string, std::string>>
-  promptValues(const Observation &Obs, std::optional<Target> &Current);
+
   /// Sends the \p K requests of one round at once, each with its own seed
   /// counted from \p Base.
   std::vector<Sample> requestSamples(const std::vector<ChatMessage> &Messages,
@@ -119,10 +190,12 @@ private:
   ParseSettings Settings;
   EditScope Scope;
   uint64_t Seed;
+  PromptFacts Facts;
   LLMCallSink Sink;
   unsigned Expansions = 0;
-  /// Why recent replies could not be used, shown in the next prompt.
-  std::vector<std::string> Unusable;
+  /// Why recent replies for a node (by its text's hash) could not be used,
+  /// shown in the next prompt for that node, until one of its replies is.
+  std::map<std::string, std::vector<std::string>> Unusable;
 };
 
 class LLMCritic : public Critic {
@@ -130,7 +203,7 @@ public:
   /// \p Fallback (may be null) gives the tags, and the text when the call
   /// fails.
   LLMCritic(LLMClient &Client, PromptLibrary &Prompts, Critic *Fallback,
-            LLMCallSink Sink);
+            PromptFacts Facts, LLMCallSink Sink);
   llvm::StringRef name() const override { return "llm"; }
   Critique critique(const EvalResult &R, const Variant &V,
                     const Observation &Parent) override;
@@ -139,6 +212,7 @@ private:
   LLMClient &Client;
   PromptLibrary &Prompts;
   Critic *Fallback;
+  PromptFacts Facts;
   LLMCallSink Sink;
 };
 

@@ -45,8 +45,10 @@ struct Observation {
   /// root, whose feedback is the baseline's).
   std::string CurrentText;
   std::optional<EvalResult> Feedback;
-  /// Critiques along the path to the node, oldest first.
+  /// Critiques along the path to the node, oldest first, and the attempt
+  /// each is about (the same index).
   std::vector<Critique> Critiques;
+  std::vector<Attempt> CritiquedAttempts;
   /// The best node so far (the incumbent) and its reward.
   std::string IncumbentText;
   double IncumbentReward = 1.0;
@@ -74,6 +76,13 @@ public:
   /// An empty list means the proposer has nothing more to offer here.
   virtual llvm::Expected<std::vector<Variant>> propose(const Observation &Obs,
                                                        unsigned K) = 0;
+  /// A shorter, plainer form of the verified winner (the observation's
+  /// current node, its verification the feedback) that keeps its idea, for
+  /// a reviewer; none when the proposer cannot offer one (the rules).
+  virtual llvm::Expected<std::optional<Variant>>
+  simplify(const Observation &Obs) {
+    return std::nullopt;
+  }
 };
 
 class Critic {

@@ -31,6 +31,20 @@ void printEvaluationJSON(const EvalResult &R, const Target &T,
 /// nothing for \p Integrity "full".
 void printIntegrityLine(llvm::StringRef Integrity, llvm::raw_ostream &OS);
 
+/// One message of a prompt, as --print-prompt shows it.
+struct PromptMessage {
+  std::string Role; ///< "system", "user".
+  std::string Content;
+};
+
+/// --print-prompt: the messages in the templates' own syntax (a
+/// `<!-- role: ... -->` line before each), or as JSON
+/// ({"version": 1, "messages": [{"role", "content"}]}).
+void printPromptText(llvm::ArrayRef<PromptMessage> Messages,
+                     llvm::raw_ostream &OS);
+void printPromptJSON(llvm::ArrayRef<PromptMessage> Messages,
+                     llvm::raw_ostream &OS);
+
 } // namespace maxcode
 
 #endif // MAXCODE_REPORT_EVALOUTPUT_H

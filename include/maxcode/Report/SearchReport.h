@@ -17,6 +17,9 @@
 #ifndef MAXCODE_REPORT_SEARCHREPORT_H
 #define MAXCODE_REPORT_SEARCHREPORT_H
 
+#include "maxcode/Eval/EvalResult.h"
+#include "maxcode/Rewrite/Minimisation.h"
+#include "maxcode/Rewrite/Review.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <optional>
@@ -92,7 +95,13 @@ struct SearchReport {
   std::optional<ReportVerification> Verification;
   bool Improved = false; ///< A winner whose speedup was verified.
   std::string Diff;      ///< Unified diff of what is written (or would be).
-  std::string Output;    ///< "diff", "apply" or "export-fixes".
+  /// Its size, the review notes on the winner, the sanitizers' verdict and
+  /// what tidying took out (SearchSummary's).
+  std::optional<DiffSize> Size;
+  std::vector<ReviewNote> Review;
+  std::optional<SanitizerVerdict> Sanitizer;
+  std::optional<WinnerTidying> Tidied;
+  std::string Output; ///< "diff", "apply" or "export-fixes".
   uint64_t LLMCalls = 0, PromptTokens = 0, CompletionTokens = 0;
 };
 

@@ -17,6 +17,7 @@
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Policy/LearnedRTG.h"
 #include "maxcode/Rewrite/Minimisation.h"
+#include "maxcode/Rewrite/Review.h"
 #include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Rewrite/Variant.h"
 #include "llvm/Support/JSON.h"
@@ -77,6 +78,16 @@ struct SearchSummary {
   /// winner as the search found it when it dropped some.
   std::optional<Minimisation> Minimised;
   std::string UnminimisedDiff;
+  /// The declarations taken out of the winner and the model's plainer form.
+  std::optional<WinnerTidying> Tidied;
+  /// The size of Diff; review notes on the winner (docs/Output.md); the
+  /// sanitizers' verdict.
+  std::optional<DiffSize> Size;
+  std::vector<ReviewNote> Review;
+  std::optional<SanitizerVerdict> Sanitizer;
+  /// The winner adds mutable static state and --allow-static-state was not
+  /// given: shown, never applied or exported.
+  bool StaticStateRefused = false;
 
   /// The LLM's usage as LLMLedger::toJSON() gives it, when one was used.
   std::optional<llvm::json::Object> LLM;

@@ -53,6 +53,39 @@ struct Minimisation {
   }
 };
 
+/// A winner with the declarations it added that nothing needs taken out
+/// (simplifyDeclarations, Simplify.h): plain data.
+struct DeclSimplification {
+  std::string Text;
+  /// One line per change ("helper `copyBytes2` (line 40): nothing uses
+  /// it"), in the order of the text.
+  std::vector<std::string> Changes;
+};
+
+/// The size of a winner's diff as a reviewer reads it.
+struct DiffSize {
+  unsigned Added = 0;   ///< Lines added.
+  unsigned Removed = 0; ///< Lines removed.
+  /// Functions, types and variables it declares that the original does not.
+  unsigned Helpers = 0;
+  /// #include lines it adds.
+  unsigned Includes = 0;
+};
+
+/// What made the verified winner smaller after the search, beside the
+/// minimiser's hunks (docs/Search.md, "A winner a reviewer merges").
+struct WinnerTidying {
+  /// The declarations and includes taken out, and whether that held up.
+  std::vector<std::string> Removed;
+  std::string DeclOutcome;
+  /// What became of asking the model for a plainer winner; empty when no
+  /// model was asked.
+  std::string ModelOutcome;
+  /// The plainer winner's diff size against the one it replaced, when it
+  /// was kept.
+  bool ModelKept = false;
+};
+
 } // namespace maxcode
 
 #endif // MAXCODE_REWRITE_MINIMISATION_H

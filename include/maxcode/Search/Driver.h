@@ -22,6 +22,7 @@
 #include "maxcode/Frontend/NvccAdjuster.h"
 #include "maxcode/LLM/LLMClient.h"
 #include "maxcode/Policy/LearnedRTG.h"
+#include "maxcode/Report/EvalOutput.h"
 #include "maxcode/Report/SearchSummary.h"
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Search/Engine.h"
@@ -94,12 +95,19 @@ struct RunOptions {
   /// The LLM backend of --policy/--critic/--rtg=llm (docs/LLM.md).
   LLMOptions LLM;
   std::string PromptsDir; ///< Empty: the installed templates.
+  /// Tokens of context a proposer prompt carries beside the code.
+  unsigned LLMContextTokens = 3000;
   std::string ProgressFile;
 
   // The end of a run (docs/Output.md).
   bool Apply = false; ///< Rewrite the file in place.
   /// A verified win below this is reported, never applied or exported.
   double MinSpeedup = DefaultMinSpeedup;
+  /// The verified winner's sanitizer check (Evaluator::sanitize).
+  bool SanitizeWinner = true;
+  /// --apply and --export-fixes take a winner that adds mutable static
+  /// state.
+  bool AllowStaticState = false;
   /// --allow-isa: the instruction sets a variant may tie the binary to
   /// ("native", or names); none by default.
   std::vector<std::string> AllowIsa;
@@ -157,6 +165,12 @@ struct SearchOutcome {
 };
 llvm::Expected<SearchOutcome> runSearch(const RunOptions &Opts,
                                         llvm::raw_ostream &Diag);
+
+/// --print-prompt: the messages the LLM proposer sends first for the
+/// target, after the baseline's build and runs (whose facts the workload
+/// section states); nothing is sent.
+llvm::Expected<std::vector<PromptMessage>>
+firstProposerPrompt(const RunOptions &Opts, llvm::raw_ostream &Diag);
 
 /// --train-rtg: fits the learned reward-to-go model on the store's rollouts
 /// and saves it there.

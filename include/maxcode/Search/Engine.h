@@ -50,7 +50,12 @@ struct SearchConfig {
   /// Evaluations the minimiser may spend on the verified winner's edits
   /// (minimiseWinner); 0 reports the winner as found.
   unsigned MinimiseBudget = 16;
+  /// Check the verified winner under the sanitizers (--sanitize-winner).
+  bool Sanitize = true;
 };
+
+/// Lines \p Text adds or removes against \p Original: a diff's size.
+unsigned changedLines(llvm::StringRef Original, llvm::StringRef Text);
 
 /// The reward of DESIGN section 4: failures ordered below any ok variant,
 /// ok variants their (noise-corrected) ratio.
@@ -99,6 +104,20 @@ public:
   /// True when a measured ratio can be lucky noise (wall time), so a new
   /// incumbent is re-timed before it replaces the old one.
   virtual bool noisy() const = 0;
+  /// The verified winner's build and tests under the sanitizers
+  /// (Evaluator::sanitize); not checked by default.
+  virtual SanitizerVerdict sanitize(const Variant &V) {
+    SanitizerVerdict S;
+    S.Detail = "this backend has no sanitizer check";
+    return S;
+  }
+  /// \p V without the declarations and includes it adds that nothing
+  /// needs (simplifyDeclarations); none when nothing can go or the text
+  /// cannot be parsed.
+  virtual std::optional<DeclSimplification>
+  simplifyDeclarations(const Variant &V) {
+    return std::nullopt;
+  }
 };
 
 /// Sees the search as it goes: the rollout store, progress output.
@@ -126,6 +145,17 @@ struct SearchResult {
   std::string WinnerText;
   /// What the minimiser did with the verified winner's edits.
   std::optional<Minimisation> Minimised;
+  /// What the declaration-level simplification and the model's plainer
+  /// version did with the winner.
+  std::optional<WinnerTidying> Tidied;
+  /// The sanitizers' verdict on the reported winner (set when a winner was
+  /// verified).
+  std::optional<SanitizerVerdict> Sanitizer;
+  /// The text the sanitizers last passed (or could not check), and its
+  /// verification: what the reported winner falls back to when a smaller
+  /// form of it is unsafe.
+  std::string CheckedText;
+  std::optional<EvalResult> CheckedVerification;
   /// Candidates whose verification failed before the winner's (a held-out
   /// test, a suspect speedup, a slower re-measurement): node and result.
   std::vector<std::pair<unsigned, EvalResult>> Rejected;
@@ -173,12 +203,24 @@ private:
   void addChild(RunState &R, unsigned S, Variant V, EvalResult Result,
                 double RTGScore, const Observation &Obs);
   void backup(std::vector<Node> &Nodes, unsigned Id) const;
+  /// The candidates verifyBest tries, in order: by discounted reward, the
+  /// ones the noise cannot tell from the best smallest diff first.
+  std::vector<unsigned> verificationOrder(const std::vector<Node> &Nodes) const;
   void verifyBest(const std::vector<Node> &Nodes, const Target &T,
                   SearchResult &Out) const;
   /// Drops the verified winner's edits its speedup does not need
   /// (minimiseWinner).
   void minimise(const std::vector<Node> &Nodes, const Target &T,
                 SearchResult &Out) const;
+  /// The winner without the declarations nothing needs, then the model's
+  /// plainer version of it, each kept when it verifies at the same speedup
+  /// (Tidy.cpp).
+  void tidyDeclarations(const Target &T, SearchResult &Out) const;
+  void askForPlainer(const std::vector<Node> &Nodes, const Target &T,
+                     SearchResult &Out) const;
+  /// The reported winner under the sanitizers, when it is not the text
+  /// verifyBest checked; an unsafe one gives way to that text.
+  void reviewFinalText(const Target &T, SearchResult &Out) const;
   int incumbent(const std::vector<Node> &Nodes) const;
   bool expandable(const Node &N) const;
 

@@ -83,12 +83,20 @@ struct LLMProposerContext {
   EditScope Scope = EditScope::Target;
   /// Gives tags (and the text when a call fails) to the LLM critic.
   Critic *FallbackCritic = nullptr;
+  /// What every prompt of the run says about the build, the measure and
+  /// the workload.
+  PromptFacts Facts;
 };
 
 /// Checks the LLM options of \p Opts before anything is built: an error
 /// naming what is missing ("--policy=llm needs --llm-endpoint=<url> or
 /// --llm-replay=<dir>").
 llvm::Error checkLLMOptions(const RunOptions &Opts);
+
+/// The prompt templates: --prompts-dir, else the installed ones beside the
+/// binary, else the source tree's.
+llvm::Expected<std::unique_ptr<PromptLibrary>>
+openPromptLibrary(const RunOptions &Opts);
 
 /// Makes the client and the roles \p Opts asks for; \p Store (may be null)
 /// receives every call and gives the RTG its few-shot examples.

@@ -47,6 +47,10 @@ struct MinimiseOutcome {
   std::optional<EvalResult> Verification;
 };
 
+/// Whether \p Candidate, a smaller form of a winner, keeps the speedup
+/// \p Reference measured, within the noise of both.
+bool keepsSpeedup(const EvalResult &Candidate, const EvalResult &Reference);
+
 /// Removes every edit of the winner whose removal keeps its speedup within
 /// the noise (ddmin's finest pass over the diff's hunks, one evaluation
 /// each),

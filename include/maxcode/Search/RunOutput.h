@@ -18,6 +18,7 @@
 #include "maxcode/LLM/LLMClient.h"
 #include "maxcode/Report/SearchReport.h"
 #include "maxcode/Rewrite/Apply.h"
+#include "maxcode/Rewrite/Review.h"
 #include "maxcode/Search/Engine.h"
 #include <optional>
 
@@ -43,6 +44,12 @@ struct FinishedSearch {
   bool BelowMinSpeedup = false;
   uint64_t LLMCalls = 0; ///< Calls to the LLM, by every role.
   TokenUsage LLMTokens;
+  /// The winner's review notes and diff size, for the report.
+  std::vector<ReviewNote> Review;
+  std::optional<DiffSize> Size;
+  /// Improved, but it adds mutable static state and --allow-static-state
+  /// was not given: never applied or exported.
+  bool StaticStateRefused = false;
 };
 
 /// What the winner of \p R changed: the description of every step on its

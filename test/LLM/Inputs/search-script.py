@@ -13,6 +13,7 @@ import json
 PROPOSER = "Make `"          # proposer-cpp.md / proposer-cuda.md
 CRITIC = "# Your diagnosis"  # critic.md
 RTG = "BIN: <label>"         # rtg.md
+SIMPLIFY = "# The change"    # simplify.md
 
 p = argparse.ArgumentParser()
 p.add_argument("--program", required=True)
@@ -49,5 +50,10 @@ replies += [
      "usage": {"prompt_tokens": 500, "completion_tokens": 40}},
     {"match": RTG, "times": 0, "content": "BIN: much-faster",
      "usage": {"prompt_tokens": 400, "completion_tokens": 5}},
+    # Asked for a plainer winner: the same program, which is not plainer.
+    {"match": SIMPLIFY, "times": 0,
+     "content": "Idea: nothing to remove\n\n```cpp\n" +
+                program.rstrip("\n") + "\n```\n",
+     "usage": {"prompt_tokens": 700, "completion_tokens": 300}},
 ]
 print(json.dumps({"replies": replies}, indent=1))
