@@ -366,8 +366,13 @@ public:
         bool Known = llvm::any_of(V.Changes, [&](const VariantChange &C) {
           return C.Where == Place && C.What == E->Edit.Label;
         });
-        if (!Known)
-          V.Changes.push_back({Place, E->Edit.Label});
+        if (Known)
+          continue;
+        VariantChange C{Place, E->Edit.Label, {}};
+        for (const tooling::Replacement &Rep : E->Edit.Replaces)
+          if (!Rep.getReplacementText().empty())
+            C.Inserted.push_back(Rep.getReplacementText().str());
+        V.Changes.push_back(std::move(C));
       }
     }
     Out.push_back(std::move(V));

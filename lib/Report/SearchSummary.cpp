@@ -156,11 +156,12 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
   }
   if (!S.Improved)
     return printNoImprovement(S, OS);
-  // The steps say what the winner as found changed; the minimiser's lines
-  // below say which of its edits are gone.
+  // The summary names what the reported winner keeps; the minimiser's
+  // lines below say which edits of the winner as found are gone.
   std::string Dropped;
   if (S.Minimised && S.Minimised->dropped())
-    Dropped = llvm::formatv(" (as found; {0} of {1} edits dropped below)",
+    Dropped = llvm::formatv(" ({0} of {1} edits of the winner as found "
+                            "dropped, below)",
                             S.Minimised->dropped(), S.Minimised->Edits.size())
                   .str();
   OS << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}){3}{4}\n",

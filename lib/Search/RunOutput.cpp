@@ -39,28 +39,47 @@ static std::string compact(llvm::StringRef S) {
   return Out;
 }
 
+/// Whether some of \p Texts, compacted, is in \p Final; none when no text
+/// says enough (a brace, a blank line, an `&`) to tell.
+static std::optional<bool> anyIn(llvm::ArrayRef<std::string> Texts,
+                                 llvm::StringRef Final) {
+  std::optional<bool> Found;
+  for (const std::string &T : Texts)
+    for (llvm::StringRef Line : llvm::split(T, '\n')) {
+      std::string C = compact(Line);
+      if (C.size() < 4 ||
+          llvm::none_of(C, [](char X) { return llvm::isAlnum(X); }))
+        continue;
+      if (Final.contains(C))
+        return true;
+      Found = false;
+    }
+  return Found;
+}
+
 /// Whether the step from \p Parent to \p Step is still in \p Final (the
 /// reported winner, compacted): some line it added is, or it only removed.
-/// The minimiser and the tidying drop steps; the summary names only those
-/// that stay.
 static bool stepKept(const Node &Parent, const Node &Step,
                      llvm::StringRef Final) {
   llvm::SmallVector<llvm::StringRef> Lines;
   llvm::StringRef(Step.V.Text).split(Lines, '\n');
-  bool Added = false;
+  std::vector<std::string> Added;
   for (const DiffHunk &H : diffLines(Parent.V.Text, Step.V.Text))
-    for (unsigned L = H.AfterStart; L < H.AfterStart + H.AfterCount; ++L) {
-      if (L == 0 || L > Lines.size())
-        continue;
-      std::string C = compact(Lines[L - 1]);
-      if (C.size() < 4 ||
-          llvm::all_of(C, [](char X) { return !llvm::isAlnum(X); }))
-        continue; // A brace or a blank line says nothing.
-      Added = true;
-      if (Final.contains(C))
-        return true;
-    }
-  return !Added;
+    for (unsigned L = H.AfterStart; L < H.AfterStart + H.AfterCount; ++L)
+      if (L >= 1 && L <= Lines.size())
+        Added.push_back(Lines[L - 1].str());
+  return anyIn(Added, Final).value_or(true);
+}
+
+/// Whether change \p C of the step from \p Parent to \p Step is still in
+/// \p Final: by the text its edits wrote where that says enough, else by
+/// the step's lines. The minimiser and the tidying drop changes; the
+/// summary names only those that stay.
+static bool changeKept(const VariantChange &C, const Node &Parent,
+                       const Node &Step, llvm::StringRef Final) {
+  if (std::optional<bool> In = anyIn(C.Inserted, Final))
+    return *In;
+  return stepKept(Parent, Step, Final);
 }
 
 std::string maxcode::winnerSummary(const SearchResult &R,
@@ -78,10 +97,10 @@ std::string maxcode::winnerSummary(const SearchResult &R,
     const Variant &V = R.Nodes[*It].V;
     if (V.Changes.empty())
       return ""; // A step that does not say (an LLM's, a user's file).
-    if (!R.WinnerText.empty() &&
-        !stepKept(R.Nodes[R.Nodes[*It].Parent], R.Nodes[*It], Final))
-      continue;
     for (const VariantChange &C : V.Changes) {
+      if (!R.WinnerText.empty() &&
+          !changeKept(C, R.Nodes[R.Nodes[*It].Parent], R.Nodes[*It], Final))
+        continue;
       auto P = llvm::find_if(Places,
                              [&](const auto &X) { return X.first == C.Where; });
       if (P == Places.end()) {

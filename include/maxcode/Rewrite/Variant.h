@@ -29,6 +29,9 @@ struct VariantChange {
   std::string Where;
   /// What kind of change ("const &", "multiplication", "stdio").
   std::string What;
+  /// The text its edits write, when known: how the summary of a smaller
+  /// winner (minimised, tidied) tells whether the change is still in it.
+  std::vector<std::string> Inserted;
 };
 
 struct Variant {
