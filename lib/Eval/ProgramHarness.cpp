@@ -428,25 +428,20 @@ static std::string headOf(llvm::StringRef Path) {
 }
 
 void Evaluator::ProgramHarness::addWorkload(WorkloadFacts &W) const {
-  // Costlier first, by the baseline's own cost of each; costs a fifth apart
-  // or less are the clock's noise on small inputs, and the larger input
-  // goes first.
-  auto Costlier = [&](size_t A, size_t B) {
-    double CA = E.BaselineRunCost[A].first, CB = E.BaselineRunCost[B].first;
-    if (std::max(CA, CB) > 1.2 * std::min(CA, CB))
-      return CA > CB;
-    return E.Tests[A].InputBytes > E.Tests[B].InputBytes;
-  };
+  // The timed inputs first, then the larger first: an order, like every
+  // word of a prompt, that does not depend on a clock (a recorded search
+  // replays only if its prompts are the same).
   std::vector<size_t> Order = E.Feedback;
   std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
     bool TA = llvm::is_contained(E.TimedTests, A);
     bool TB = llvm::is_contained(E.TimedTests, B);
-    return TA != TB ? TA : Costlier(A, B);
+    if (TA != TB)
+      return TA;
+    return E.Tests[A].InputBytes > E.Tests[B].InputBytes;
   });
   // Only feedback inputs: the held-out ones are counted, never shown.
   for (size_t I : Order) {
     InputFacts F = factsOf(E.Tests[I]);
-    F.BaselineSeconds = E.BaselineRunCost[I].second;
     F.Timed = llvm::is_contained(E.TimedTests, I);
     W.Inputs.push_back(std::move(F));
   }

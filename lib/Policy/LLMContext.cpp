@@ -170,6 +170,13 @@ private:
   void collectUses() {
     DeclUseVisitor V([this](const Decl *D) { use(D); });
     V.TraverseDecl(const_cast<FunctionDecl *>(FD));
+    // A helper shown whole shows what it uses too, one level down.
+    std::vector<const Decl *> Called(Functions.begin(), Functions.end());
+    for (const Decl *D : Called)
+      if (shownWhole(cast<FunctionDecl>(D))) {
+        V.TraverseDecl(const_cast<Decl *>(D));
+        ShownBodies.push_back(textRange(cast<FunctionDecl>(D)));
+      }
     // The types of the fields and signatures shown, one level.
     std::vector<const Decl *> Shown(Types.begin(), Types.end());
     if (Class)
@@ -277,8 +284,35 @@ private:
     return Place.empty() ? Text : "// " + Place + "\n" + Text;
   }
 
+  /// \p F's whole text, template header included, as offsets into the
+  /// main file.
+  std::pair<unsigned, unsigned> textRange(const FunctionDecl *F) const {
+    SourceLocation Begin = F->getBeginLoc();
+    if (const FunctionTemplateDecl *FT = F->getDescribedFunctionTemplate())
+      Begin = FT->getBeginLoc();
+    SourceLocation End = Lexer::getLocForEndOfToken(
+        SM.getExpansionLoc(F->getEndLoc()), 0, SM, LO);
+    return {SM.getFileOffset(SM.getExpansionLoc(Begin)),
+            SM.getFileOffset(End)};
+  }
+
+  /// A short function defined in the main file is shown whole: an earlier
+  /// step's helper is code the model must read to build on.
+  bool shownWhole(const FunctionDecl *F) const {
+    if (!F->doesThisDeclarationHaveABody() ||
+        !SM.isWrittenInMainFile(SM.getExpansionLoc(F->getBeginLoc())))
+      return false;
+    auto [B, E] = textRange(F);
+    return SM.getBufferData(SM.getMainFileID()).slice(B, E).count('\n') < 12;
+  }
+
   std::string functionText(const Decl *D) const {
-    return labelled(D, signatureOf(cast<FunctionDecl>(D)));
+    const auto *F = cast<FunctionDecl>(D);
+    if (shownWhole(F)) {
+      auto [B, E] = textRange(F);
+      return SM.getBufferData(SM.getMainFileID()).slice(B, E).str();
+    }
+    return labelled(D, signatureOf(F));
   }
 
   std::string variableText(const Decl *D) const {
@@ -390,9 +424,11 @@ private:
     llvm::StringRef Buffer = SM.getBufferData(Main);
     if (T.EndOffset > Buffer.size())
       return;
-    // A copy of the target's text: the raw lexer stops at the NUL after
-    // its buffer, which a slice of the file lacks.
+    // A copy of the target's text and of the helpers shown whole: the raw
+    // lexer stops at the NUL after its buffer, which a slice lacks.
     std::string Text = Buffer.slice(T.BeginOffset, T.EndOffset).str();
+    for (auto [B, E] : ShownBodies)
+      Text += "\n" + Buffer.slice(B, E).str();
     Lexer L(SourceLocation(), LO, Text.data(), Text.data(),
             Text.data() + Text.size());
     llvm::SmallPtrSet<const MacroInfo *, 8> Seen;
@@ -575,6 +611,8 @@ private:
   const FunctionDecl *FD;
   const CXXRecordDecl *Class = nullptr;
   llvm::SetVector<const Decl *> Types, Functions, Variables;
+  /// The main file's ranges of the helpers shown whole.
+  std::vector<std::pair<unsigned, unsigned>> ShownBodies;
   llvm::SmallPtrSet<const Decl *, 16> Members;
 };
 

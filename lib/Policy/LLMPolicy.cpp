@@ -344,9 +344,9 @@ std::string maxcode::describeWorkload(const WorkloadFacts &W,
                         "sees {0} input{1}",
                         W.Inputs.size(), W.Inputs.size() == 1 ? "" : "s");
     if (W.HeldOutInputs)
-      OS << llvm::formatv("; {0} more, held out, verify the winner and are "
-                          "never shown",
-                          W.HeldOutInputs);
+      OS << llvm::formatv("; {0} more {1} held out: they verify the winner "
+                          "and are never shown",
+                          W.HeldOutInputs, W.HeldOutInputs == 1 ? "is" : "are");
     OS << ":\n";
     for (const InputFacts &F : W.Inputs) {
       OS << llvm::formatv("- `{0}`: {1} bytes, {2} line{3}", F.Name, F.Bytes,
@@ -354,14 +354,13 @@ std::string maxcode::describeWorkload(const WorkloadFacts &W,
       if (F.Numbers)
         OS << llvm::formatv(", {0} number{1} (largest {2})", F.Numbers,
                             F.Numbers == 1 ? "" : "s", F.Largest);
-      OS << llvm::formatv("; the original takes {0:f3} s on it",
-                          F.BaselineSeconds);
       if (F.Timed)
         OS << " (timed)";
       OS << "\n";
     }
     if (!W.Head.empty())
-      OS << "\nThe costliest input begins:\n\n```text\n" << W.Head << "\n```\n";
+      OS << "\nThe largest timed input begins:\n\n```text\n"
+         << W.Head << "\n```\n";
   } else if (!W.BenchCmd.empty() || !W.TestCmd.empty()) {
     OS << "The project is built with its own command and measured by ";
     OS << (W.BenchCmd.empty() ? "its test command"
@@ -511,7 +510,9 @@ static std::string historyText(llvm::ArrayRef<Attempt> History) {
 static std::string changes(llvm::StringRef Before, llvm::StringRef After) {
   if (Before == After)
     return "(unchanged)";
-  return unifiedDiff(Before, After, "a/original", "b/variant");
+  return llvm::StringRef(unifiedDiff(Before, After, "a/original", "b/variant"))
+      .rtrim()
+      .str();
 }
 
 //===----------------------------------------------------------------------===//
@@ -769,7 +770,8 @@ void LLMProposer::useSample(const ChatResponse &R, unsigned I,
       // Asked about again, it is a repeat, not a new parse.
       Seen.insert(variantHash(*Text));
     }
-    if (C.FinishReason == "length" && !Reason.empty())
+    if (C.FinishReason == "length" && !Reason.empty() &&
+        !llvm::StringRef(Reason).contains("cut off"))
       Reason += " (the reply was cut off at the token limit)";
     if (!Reason.empty()) {
       E.Notes.push_back(Reason);
@@ -799,21 +801,22 @@ std::string LLMProposer::parseError(llvm::StringRef Text) {
   return "the code does not compile: " + firstError(DOS.str(), File);
 }
 
-llvm::Expected<std::optional<Variant>>
-LLMProposer::simplify(const Observation &Obs) {
+llvm::Expected<std::vector<ChatMessage>> maxcode::renderSimplifyPrompt(
+    PromptLibrary &Prompts, const ProposerPromptInput &In,
+    const Observation &Obs, std::optional<Target> *CurrentOut) {
   const Target &OT = Obs.OriginalTarget;
+  const PromptFacts &Facts = In.Facts;
   std::string Diags;
   llvm::raw_string_ostream DOS(Diags);
-  std::optional<Target> Current;
-  std::string Standard = "Standard C++";
   auto Parsed =
-      parseTargets(Command, File, Settings, DOS,
+      parseTargets(In.Command, In.File, In.Settings, DOS,
                    llvm::StringRef(Obs.CurrentText), ParseErrors::Fail);
   if (!Parsed)
     return Parsed.takeError();
-  if (const Target *T = Parsed->find(OT.Name))
-    Current = *T;
-  Standard = languageStandard(Parsed->Host);
+  if (CurrentOut)
+    if (const Target *T = Parsed->find(OT.Name))
+      *CurrentOut = *T;
+  std::string Standard = languageStandard(Parsed->Host);
   std::string Diff = changes(Obs.OriginalText, Obs.CurrentText);
   unsigned Changed = 0;
   for (const DiffHunk &H : diffLines(Obs.OriginalText, Obs.CurrentText))
@@ -830,7 +833,15 @@ LLMProposer::simplify(const Observation &Obs) {
       {"original_code", targetText(Obs.OriginalText, OT)},
       {"winner_diff", llvm::StringRef(Diff).rtrim().str()},
       {"changed_lines", std::to_string(Changed)}};
-  auto Messages = Prompts.renderMessages("simplify", Values);
+  return Prompts.renderMessages("simplify", Values);
+}
+
+llvm::Expected<std::optional<Variant>>
+LLMProposer::simplify(const Observation &Obs) {
+  const Target &OT = Obs.OriginalTarget;
+  std::optional<Target> Current;
+  auto Messages = renderSimplifyPrompt(
+      Prompts, {Command, File, Settings, Facts, {}}, Obs, &Current);
   if (!Messages)
     return Messages.takeError();
   std::vector<Sample> Samples =
@@ -883,15 +894,13 @@ LLMCritic::LLMCritic(LLMClient &Client, PromptLibrary &Prompts,
     : Client(Client), Prompts(Prompts), Fallback(Fallback),
       Facts(std::move(Facts)), Sink(std::move(Sink)) {}
 
-Critique LLMCritic::critique(const EvalResult &R, const Variant &V,
-                             const Observation &Parent) {
-  Critique Base;
-  if (Fallback)
-    Base = Fallback->critique(R, V, Parent);
+llvm::Expected<std::vector<ChatMessage>> maxcode::renderCriticPrompt(
+    PromptLibrary &Prompts, const PromptFacts &Facts, const EvalResult &R,
+    const Variant &V, const Observation &Parent, llvm::StringRef Findings) {
   const Target &T = Parent.OriginalTarget;
   std::string Feedback = describeFeedback(R, V.Text);
-  if (!Base.Text.empty())
-    Feedback += "\n\nAutomatic findings:\n" + Base.Text;
+  if (!Findings.empty())
+    Feedback += "\n\nAutomatic findings:\n" + Findings.str();
   std::map<std::string, std::string> Values{
       {"language", languageOf(T.Kind).str()},
       {"target_name", T.Name},
@@ -901,11 +910,19 @@ Critique LLMCritic::critique(const EvalResult &R, const Variant &V,
       {"target_signature", T.Signature},
       {"original_code", targetText(Parent.OriginalText, T)},
       {"variant_code", changes(Parent.OriginalText, V.Text)},
-      {"feedback", Feedback}};
+      {"feedback", llvm::StringRef(Feedback).rtrim().str()}};
+  return Prompts.renderMessages("critic", Values);
+}
+
+Critique LLMCritic::critique(const EvalResult &R, const Variant &V,
+                             const Observation &Parent) {
+  Critique Base;
+  if (Fallback)
+    Base = Fallback->critique(R, V, Parent);
   LLMCallEvent E;
   E.Role = "critic";
   E.Model = Client.options().Model;
-  auto Messages = Prompts.renderMessages("critic", Values);
+  auto Messages = renderCriticPrompt(Prompts, Facts, R, V, Parent, Base.Text);
   if (!Messages) {
     E.Error = llvm::toString(Messages.takeError());
     Sink(E);
@@ -982,10 +999,10 @@ LLMRTG::LLMRTG(LLMClient &Client, PromptLibrary &Prompts,
     : Client(Client), Prompts(Prompts), Shots(std::move(Shots)),
       Sink(std::move(Sink)) {}
 
-std::vector<double> LLMRTG::score(const Observation &Obs,
-                                  llvm::ArrayRef<Variant> Candidates) {
-  const RTGBin &Neutral = rtgBins()[2];
-  std::vector<double> Scores(Candidates.size(), Neutral.Score);
+llvm::Expected<std::vector<ChatMessage>>
+maxcode::renderRTGPrompt(PromptLibrary &Prompts, const Observation &Obs,
+                         const Variant &Candidate,
+                         llvm::ArrayRef<RTGShot> Shots) {
   const Target &T = Obs.OriginalTarget;
   std::string Examples;
   auto AddShot = [&](llvm::StringRef Description, llvm::StringRef Status,
@@ -1005,25 +1022,32 @@ std::vector<double> LLMRTG::score(const Observation &Obs,
   for (const RTGBin &B : rtgBins())
     Bins += ("- " + B.Label + ": " + B.Meaning + "\n").str();
 
+  std::map<std::string, std::string> Values{
+      {"language", languageOf(T.Kind).str()},
+      {"target_name", T.Name},
+      {"target_kind", targetKindName(T.Kind).str()},
+      {"target_signature", T.Signature},
+      {"original_code", targetText(Obs.OriginalText, T)},
+      {"current_code", changes(Obs.OriginalText, Obs.CurrentText)},
+      {"variant_code", changes(Obs.OriginalText, Candidate.Text)},
+      {"best_speedup", formatReward(Obs.IncumbentReward)},
+      {"u", formatReward(Obs.U)},
+      {"examples", llvm::StringRef(Examples).rtrim().str()},
+      {"bins", llvm::StringRef(Bins).rtrim().str()}};
+  return Prompts.renderMessages("rtg", Values);
+}
+
+std::vector<double> LLMRTG::score(const Observation &Obs,
+                                  llvm::ArrayRef<Variant> Candidates) {
+  const RTGBin &Neutral = rtgBins()[2];
+  std::vector<double> Scores(Candidates.size(), Neutral.Score);
   std::vector<std::string> Errors(Candidates.size());
   std::vector<std::optional<ChatResponse>> Responses(Candidates.size());
   // One thread per request, as for the proposals.
   llvm::DefaultThreadPool Pool(
       llvm::hardware_concurrency(std::max<size_t>(1, Candidates.size())));
   for (size_t I = 0; I < Candidates.size(); ++I) {
-    std::map<std::string, std::string> Values{
-        {"language", languageOf(T.Kind).str()},
-        {"target_name", T.Name},
-        {"target_kind", targetKindName(T.Kind).str()},
-        {"target_signature", T.Signature},
-        {"original_code", targetText(Obs.OriginalText, T)},
-        {"current_code", changes(Obs.OriginalText, Obs.CurrentText)},
-        {"variant_code", changes(Obs.OriginalText, Candidates[I].Text)},
-        {"best_speedup", formatReward(Obs.IncumbentReward)},
-        {"u", formatReward(Obs.U)},
-        {"examples", llvm::StringRef(Examples).rtrim().str()},
-        {"bins", llvm::StringRef(Bins).rtrim().str()}};
-    auto Messages = Prompts.renderMessages("rtg", Values);
+    auto Messages = renderRTGPrompt(Prompts, Obs, Candidates[I], Shots);
     if (!Messages) {
       Errors[I] = llvm::toString(Messages.takeError());
       continue;

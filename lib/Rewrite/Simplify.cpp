@@ -364,6 +364,9 @@ bool parses(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
 struct Change {
   std::vector<tooling::Replacement> Edits;
   std::string Why;
+  /// Right only if what is left still parses (an include something is used
+  /// through, which another may provide as well): tried last, alone.
+  bool Tentative = false;
 };
 
 /// \p Text with \p Changes' edits applied; none when they overlap.
@@ -547,10 +550,16 @@ private:
       End = End == llvm::StringRef::npos ? Buf.size() : End + 1;
       llvm::StringRef Text = Buf.slice(Off, End);
       ++Line;
-      if (isIncludeLine(Text) && !Used.count(Line) &&
-          !Orig.Includes.count(Text.trim())) {
+      if (isIncludeLine(Text) && !Orig.Includes.count(Text.trim())) {
+        // One that something is used through may only have come first:
+        // the original's includes may declare the same, which only a parse
+        // without it can tell.
         Change C;
-        C.Why = llvm::formatv("`{0}` (line {1}): nothing from it is used",
+        C.Tentative = Used.count(Line);
+        C.Why = llvm::formatv(C.Tentative
+                                  ? "`{0}` (line {1}): the file's other "
+                                    "includes declare what it is used for"
+                                  : "`{0}` (line {1}): nothing from it is used",
                               Text.trim(), Line)
                     .str();
         C.Edits.push_back(edit(Off, End - Off, ""));
@@ -606,6 +615,8 @@ llvm::Expected<DeclSimplification> maxcode::simplifyDeclarations(
   std::vector<Change> Changes = S.changes();
   if (Changes.empty())
     return Out;
+  std::stable_partition(Changes.begin(), Changes.end(),
+                        [](const Change &C) { return !C.Tentative; });
   // All at once when the result parses; else one at a time, each kept when
   // what is left still parses.
   std::vector<const Change *> Kept;

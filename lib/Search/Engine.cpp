@@ -417,8 +417,12 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
   auto Going = [&] { return Out.Verified && !(Interrupted && Interrupted()); };
   if (Going())
     tidyDeclarations(T, Out);
-  if (Going() && Config.MinimiseBudget)
+  if (Going() && Config.MinimiseBudget) {
     minimise(Nodes, T, Out);
+    // A hunk the minimiser dropped may have been a helper's one use.
+    if (Going() && Out.Minimised && Out.Minimised->dropped())
+      tidyDeclarations(T, Out);
+  }
   if (Going())
     askForPlainer(Nodes, T, Out);
   if (Going())

@@ -36,12 +36,15 @@ static std::string figureOf(const EvalResult &R) {
 }
 
 void SearchEngine::tidyDeclarations(const Target &T, SearchResult &Out) const {
+  // Called before the minimiser and, when it dropped edits, after it: what
+  // the second call finds adds to the first's.
   WinnerTidying &Td = Out.Tidied ? *Out.Tidied : Out.Tidied.emplace();
   Variant W = Out.Nodes[Out.Winner].V;
   W.Text = Out.WinnerText;
   std::optional<DeclSimplification> S = Backend.simplifyDeclarations(W);
   if (!S || S->Text == W.Text) {
-    Td.DeclOutcome = "no declaration or include to remove";
+    if (Td.DeclOutcome.empty())
+      Td.DeclOutcome = "no declaration or include to remove";
     return;
   }
   Variant Smaller = W;
@@ -49,24 +52,25 @@ void SearchEngine::tidyDeclarations(const Target &T, SearchResult &Out) const {
   Smaller = Backend.finalForm(Smaller, T);
   EvalResult V = Backend.verify(Smaller, T, Config.VerifyRepetitions);
   if (!keepsSpeedup(V, *Out.Verification)) {
-    Td.DeclOutcome =
+    std::string Failed =
         llvm::formatv("without {0} it did not hold up ({1}; {2:f3}x with "
-                      "them); the winner stands as found",
+                      "them)",
                       S->Changes.size() == 1 ? "the declaration nothing uses"
                                              : "the declarations nothing uses",
                       figureOf(V), Out.Verification->RawRatio)
             .str();
+    Td.DeclOutcome = Td.Removed.empty() ? Failed + "; the winner stands"
+                                        : Td.DeclOutcome + "; then " + Failed;
     return;
   }
-  Td.Removed = S->Changes;
-  Td.DeclOutcome = llvm::formatv("{0} removed, verified at {1:f3}x ({2:f3}x "
-                                 "with them)",
-                                 S->Changes.size() == 1
-                                     ? std::string("1 declaration or include")
-                                     : std::to_string(S->Changes.size()) +
-                                           " declarations and includes",
-                                 V.RawRatio, Out.Verification->RawRatio)
-                       .str();
+  llvm::append_range(Td.Removed, S->Changes);
+  size_t N = Td.Removed.size();
+  Td.DeclOutcome =
+      llvm::formatv("{0} removed, verified at {1:f3}x ({2:f3}x with them)",
+                    N == 1 ? std::string("1 declaration or include")
+                           : std::to_string(N) + " declarations and includes",
+                    V.RawRatio, Out.Verification->RawRatio)
+          .str();
   Out.WinnerText = std::move(Smaller.Text);
   Out.Verification = std::move(V);
 }

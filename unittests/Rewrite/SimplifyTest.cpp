@@ -167,6 +167,35 @@ int main() {
   EXPECT_NE(S.Changes[0].find("nothing from it is used"), std::string::npos);
 }
 
+TEST(SimplifyTest, DropsAnIncludeAddedBeforeOneThatDeclaresTheSame) {
+  // <algorithm> comes first and brings <cstdlib> in with it, so printf's
+  // and the vector's headers are used through it; the original's own
+  // includes declare them all the same.
+  DeclSimplification S = simplify(Original, R"(#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+static int unusedByTheUser(int X) { return X + 1; }
+
+long sum(const std::vector<int> &V) {
+  long S = 0;
+  for (size_t I = 0; I < V.size(); ++I)
+    S += V[I];
+  return S;
+}
+
+int main() {
+  std::vector<int> V(10, 3);
+  printf("%ld\n", sum(V));
+}
+)");
+  EXPECT_EQ(S.Text.find("<algorithm>"), std::string::npos) << S.Text;
+  ASSERT_EQ(S.Changes.size(), 1u);
+  EXPECT_NE(S.Changes[0].find("the file's other includes declare"),
+            std::string::npos)
+      << S.Changes[0];
+}
+
 TEST(SimplifyTest, KeepsWhatOnlyALibraryTemplateUses) {
   // operator< is used by std::sort's instantiation, which no use in the
   // file shows; a template helper is used through its instantiation.

@@ -131,14 +131,12 @@ struct InputFacts {
   /// magnitude as written.
   unsigned Numbers = 0;
   std::string Largest;
-  /// The original's wall time in its check run of the input.
-  double BaselineSeconds = 0;
   /// Among the inputs every measurement times.
   bool Timed = false;
 };
 
 /// What the search's workload is, for the model to see (docs/LLM.md): the
-/// feedback inputs, the costliest first, with the head of the costliest;
+/// feedback inputs, the timed and larger first, with the head of the first;
 /// the original's hot lines on them; in project mode, the commands.
 struct WorkloadFacts {
   std::vector<InputFacts> Inputs;

@@ -150,6 +150,13 @@ renderProposerPrompt(PromptLibrary &Prompts, const ProposerPromptInput &In,
                      const Observation &Obs,
                      std::optional<Target> *Current = nullptr);
 
+/// The simplify prompt (prompts/simplify.md) for the verified winner, the
+/// current code of \p Obs; \p Current as for renderProposerPrompt.
+llvm::Expected<std::vector<ChatMessage>>
+renderSimplifyPrompt(PromptLibrary &Prompts, const ProposerPromptInput &In,
+                     const Observation &Obs,
+                     std::optional<Target> *Current = nullptr);
+
 class LLMProposer : public Proposer {
 public:
   LLMProposer(LLMClient &Client, PromptLibrary &Prompts,
@@ -198,6 +205,13 @@ private:
   std::map<std::string, std::vector<std::string>> Unusable;
 };
 
+/// The critic's messages for evaluation \p R of \p V, a child of the node
+/// \p Parent observes; \p Findings: the rules critic's text.
+llvm::Expected<std::vector<ChatMessage>>
+renderCriticPrompt(PromptLibrary &Prompts, const PromptFacts &Facts,
+                   const EvalResult &R, const Variant &V,
+                   const Observation &Parent, llvm::StringRef Findings);
+
 class LLMCritic : public Critic {
 public:
   /// \p Fallback (may be null) gives the tags, and the text when the call
@@ -234,6 +248,12 @@ llvm::ArrayRef<RTGBin> rtgBins();
 const RTGBin &rtgBinOf(double Reward, bool Ok);
 /// The bin a reply names on its "BIN: <label>" line, if any.
 const RTGBin *parseRTGBin(llvm::StringRef Reply);
+
+/// The reward-to-go model's messages for \p Candidate, with \p Shots and
+/// the observation's history as its examples.
+llvm::Expected<std::vector<ChatMessage>>
+renderRTGPrompt(PromptLibrary &Prompts, const Observation &Obs,
+                const Variant &Candidate, llvm::ArrayRef<RTGShot> Shots);
 
 class LLMRTG : public RTGModel {
 public:
