@@ -9,7 +9,7 @@
 /// input's first line is the target's name, the rest is the reply. Besides
 /// crashes, the fuzzer checks what chooseCodeBlock promises: the block it
 /// picks is one extractCodeBlocks found, closed, in a source language, and
-/// not empty.
+/// not empty; the idea read from it is one line of at most 120 characters.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +28,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   for (const CodeBlock &B : Blocks)
     if (B.Line == 0 || (!B.Code.empty() && B.Code.back() != '\n'))
       abort();
+
+  std::string Idea = replyIdea(Reply);
+  if (Idea.size() > 120 || llvm::StringRef(Idea).contains('\n'))
+    abort();
 
   llvm::Expected<CodeBlock> Chosen = chooseCodeBlock(Reply, TargetName);
   if (!Chosen) {

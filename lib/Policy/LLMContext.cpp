@@ -292,8 +292,7 @@ private:
       Begin = FT->getBeginLoc();
     SourceLocation End = Lexer::getLocForEndOfToken(
         SM.getExpansionLoc(F->getEndLoc()), 0, SM, LO);
-    return {SM.getFileOffset(SM.getExpansionLoc(Begin)),
-            SM.getFileOffset(End)};
+    return {SM.getFileOffset(SM.getExpansionLoc(Begin)), SM.getFileOffset(End)};
   }
 
   /// A short function defined in the main file is shown whole: an earlier
@@ -463,9 +462,17 @@ private:
     }
   }
 
-  /// Up to two places the target is called from in this file, the ones in
-  /// the deepest loops first, each with the loops around it.
-  void addCallers(std::vector<Entry> &Out) {
+  /// A call of the target, as the context shows it.
+  struct Site {
+    const CallExpr *C;
+    std::vector<const Stmt *> Loops; ///< Innermost first.
+    /// The statement it is in; null when it is in a loop's own header.
+    const Stmt *Statement = nullptr;
+    const FunctionDecl *In = nullptr;
+  };
+
+  /// The calls of the target in the main file, outside the target.
+  std::vector<const CallExpr *> callsOfTarget() {
     struct Calls : RecursiveASTVisitor<Calls> {
       const FunctionDecl *Target;
       std::vector<const CallExpr *> Found;
@@ -483,85 +490,90 @@ private:
     } V;
     V.Target = FD;
     V.TraverseDecl(Ctx.getTranslationUnitDecl());
-    struct Site {
-      const CallExpr *C;
-      std::vector<const Stmt *> Loops; ///< Innermost first.
-      const Stmt *Statement = nullptr;
-      const FunctionDecl *In = nullptr;
-    };
-    std::vector<Site> Sites;
+    std::vector<const CallExpr *> Out;
     for (const CallExpr *C : V.Found) {
       SourceLocation Loc = SM.getExpansionLoc(C->getBeginLoc());
-      if (!SM.isWrittenInMainFile(Loc) || inTarget(Loc))
-        continue;
-      // Upward from the call: the statement it is in (the child of a block
-      // or of a loop), the loops around it, and the function.
-      Site S{C, {}, nullptr, nullptr};
-      DynTypedNode N = DynTypedNode::create(*C);
-      const Stmt *Child = C;
-      bool InHeader = false;
-      while (true) {
-        auto Parents = Ctx.getParents(N);
-        if (Parents.empty())
-          break;
-        N = Parents[0];
-        if (const auto *F = N.get<FunctionDecl>()) {
-          S.In = F;
-          break;
-        }
-        const Stmt *P = N.get<Stmt>();
-        if (!P)
-          continue;
-        bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P);
-        if (!S.Statement && !InHeader && (isa<CompoundStmt>(P) || Loop)) {
-          if (Loop && !isBodyOf(P, Child))
-            InHeader = true; // The call is in the loop's own header.
-          else
-            S.Statement = Child;
-        }
-        if (Loop)
-          S.Loops.push_back(P);
-        Child = P;
-      }
-      Sites.push_back(std::move(S));
+      if (SM.isWrittenInMainFile(Loc) && !inTarget(Loc))
+        Out.push_back(C);
     }
-    if (Sites.empty())
-      return;
+    return Out;
+  }
+
+  /// Upward from call \p C: the statement it is in (the child of a block or
+  /// of a loop), the loops around it, and the function.
+  Site siteOf(const CallExpr *C) {
+    Site S{C, {}, nullptr, nullptr};
+    DynTypedNode N = DynTypedNode::create(*C);
+    const Stmt *Child = C;
+    bool InHeader = false;
+    while (true) {
+      auto Parents = Ctx.getParents(N);
+      if (Parents.empty())
+        break;
+      N = Parents[0];
+      if (const auto *F = N.get<FunctionDecl>()) {
+        S.In = F;
+        break;
+      }
+      const Stmt *P = N.get<Stmt>();
+      if (!P)
+        continue;
+      bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P);
+      if (!S.Statement && !InHeader && (isa<CompoundStmt>(P) || Loop)) {
+        if (Loop && !isBodyOf(P, Child))
+          InHeader = true;
+        else
+          S.Statement = Child;
+      }
+      if (Loop)
+        S.Loops.push_back(P);
+      Child = P;
+    }
+    return S;
+  }
+
+  /// "// in main (line 33), inside 1 loop:", the loops' headers outermost
+  /// first, and the statement's first line.
+  std::string siteText(const Site &S) const {
+    std::string Text = llvm::formatv(
+        "// in {0} (line {1}), {2}:\n", S.In ? S.In->getNameAsString() : "?",
+        SM.getExpansionLineNumber(S.C->getBeginLoc()),
+        S.Loops.empty() ? std::string("not in a loop")
+                        : llvm::formatv("inside {0} loop{1}", S.Loops.size(),
+                                        S.Loops.size() == 1 ? "" : "s")
+                              .str());
+    std::string Indent;
+    for (auto L = S.Loops.rbegin(); L != S.Loops.rend(); ++L) {
+      Text += Indent + loopHead(*L) + "\n";
+      Indent += "  ";
+    }
+    if (!S.Statement)
+      return llvm::StringRef(Text).rtrim().str() +
+             "  // the call is in this loop's header";
+    std::string Stmt =
+        textOf(SM, LO, S.Statement->getBeginLoc(), S.Statement->getEndLoc());
+    llvm::StringRef First = llvm::StringRef(Stmt).split('\n').first.rtrim();
+    std::string Line = First.str();
+    if (First.size() < Stmt.size() || Line.size() > 120)
+      Line = Line.substr(0, std::min<size_t>(Line.size(), 117)) + " ...";
+    else if (isa<Expr>(S.Statement))
+      Line += ";"; // An expression statement's text ends before its ';'.
+    return Text + Indent + Line;
+  }
+
+  /// Up to two places the target is called from in this file, the ones in
+  /// the deepest loops first.
+  void addCallers(std::vector<Entry> &Out) {
+    std::vector<Site> Sites;
+    for (const CallExpr *C : callsOfTarget())
+      Sites.push_back(siteOf(C));
     std::stable_sort(Sites.begin(), Sites.end(),
                      [](const Site &A, const Site &B) {
                        return A.Loops.size() > B.Loops.size();
                      });
     unsigned Shown = std::min<size_t>(2, Sites.size());
-    for (unsigned I = 0; I < Shown; ++I) {
-      const Site &S = Sites[I];
-      std::string Text = llvm::formatv(
-          "// in {0} (line {1}), {2}:\n", S.In ? S.In->getNameAsString() : "?",
-          SM.getExpansionLineNumber(S.C->getBeginLoc()),
-          S.Loops.empty() ? std::string("not in a loop")
-                          : llvm::formatv("inside {0} loop{1}", S.Loops.size(),
-                                          S.Loops.size() == 1 ? "" : "s")
-                                .str());
-      std::string Indent;
-      for (auto L = S.Loops.rbegin(); L != S.Loops.rend(); ++L) {
-        Text += Indent + loopHead(*L) + "\n";
-        Indent += "  ";
-      }
-      if (S.Statement) {
-        std::string Stmt = textOf(SM, LO, S.Statement->getBeginLoc(),
-                                  S.Statement->getEndLoc());
-        llvm::StringRef First = llvm::StringRef(Stmt).split('\n').first.rtrim();
-        std::string Line = First.str();
-        if (First.size() < Stmt.size() || Line.size() > 120)
-          Line = Line.substr(0, std::min<size_t>(Line.size(), 117)) + " ...";
-        else if (isa<Expr>(S.Statement))
-          Line += ";"; // An expression statement's text ends before its ';'.
-        Text += Indent + Line;
-      } else {
-        Text = llvm::StringRef(Text).rtrim().str() +
-               "  // the call is in this loop's header";
-      }
-      Out.push_back({Section::Callers, I, Text});
-    }
+    for (unsigned I = 0; I < Shown; ++I)
+      Out.push_back({Section::Callers, I, siteText(Sites[I])});
     if (Sites.size() > Shown)
       Out.push_back({Section::Callers, Shown,
                      llvm::formatv("// ... and {0} more call site{1}",

@@ -18,6 +18,34 @@ static WinnerReview reviewOf(const SearchSummary &S) {
   return {S.Size, S.Tidied, S.Sanitizer, S.Review};
 }
 
+/// How the reported figure was had (DESIGN section 4, rules 9 and 10):
+/// which inputs timed it, and what the other measure said.
+static llvm::json::Object verificationJSON(const SearchSummary &S) {
+  const std::optional<EvalResult> &V = S.Verification;
+  llvm::json::Object Ver{{"status", evalStatusName(V->Status)},
+                         {"reason", V->Reason},
+                         {"ratio", V->Ratio},
+                         {"raw_ratio", V->RawRatio},
+                         {"shown_inputs_only", V->ShownInputsOnly},
+                         {"suspect", V->Suspect}};
+  // Only what applies: a ratio on the feedback inputs beside the one
+  // reported is there only when the reported one is the held-out one.
+  if (!V->TimedOn.empty())
+    Ver["timed_on"] = V->TimedOn;
+  if (V->TimedOn == "held-out")
+    Ver["feedback_ratio"] = V->FeedbackRatio;
+  if (!V->CrossMeasure.empty()) {
+    Ver["cross_measure"] = V->CrossMeasure;
+    Ver["cross_ratio"] = V->CrossRatio;
+  }
+  llvm::json::Array Notes;
+  for (const std::string &N : V->Notes)
+    Notes.push_back(N);
+  Ver["notes"] = std::move(Notes);
+  Ver["suspect_candidates"] = S.SuspectCandidates;
+  return Ver;
+}
+
 void maxcode::printSearchSummaryJSON(const SearchSummary &S,
                                      llvm::raw_ostream &OS) {
   llvm::json::Object O{{"version", 1},
@@ -40,32 +68,8 @@ void maxcode::printSearchSummaryJSON(const SearchSummary &S,
         llvm::json::Object{{"speedup", S.Verification->RawRatio},
                            {"cross_measure", S.Verification->CrossMeasure},
                            {"cross_speedup", S.Verification->CrossRatio}};
-  if (const std::optional<EvalResult> &V = S.Verification) {
-    // How the reported figure was had (DESIGN section 4, rules 9 and 10):
-    // which inputs timed it, and what the other measure said.
-    llvm::json::Object Ver{{"status", evalStatusName(V->Status)},
-                           {"reason", V->Reason},
-                           {"ratio", V->Ratio},
-                           {"raw_ratio", V->RawRatio},
-                           {"shown_inputs_only", V->ShownInputsOnly},
-                           {"suspect", V->Suspect}};
-    // Only what applies: a ratio on the feedback inputs beside the one
-    // reported is there only when the reported one is the held-out one.
-    if (!V->TimedOn.empty())
-      Ver["timed_on"] = V->TimedOn;
-    if (V->TimedOn == "held-out")
-      Ver["feedback_ratio"] = V->FeedbackRatio;
-    if (!V->CrossMeasure.empty()) {
-      Ver["cross_measure"] = V->CrossMeasure;
-      Ver["cross_ratio"] = V->CrossRatio;
-    }
-    llvm::json::Array Notes;
-    for (const std::string &N : V->Notes)
-      Notes.push_back(N);
-    Ver["notes"] = std::move(Notes);
-    Ver["suspect_candidates"] = S.SuspectCandidates;
-    O["verification"] = std::move(Ver);
-  }
+  if (S.Verification)
+    O["verification"] = verificationJSON(S);
   if (S.Improved && S.Winner) {
     llvm::json::Object W{
         {"text", S.Winner->Text},     {"diff", S.Diff},
