@@ -174,6 +174,8 @@ void wrapInSupervisor(ProcessSpec &Spec, const SandboxPolicy &Policy, int Uid,
     Argv.push_back("--uid=" + std::to_string(Uid));
     Argv.push_back("--gid=" + std::to_string(Gid));
   }
+  if (Policy.SealKernel)
+    Argv.push_back(Policy.Devices.empty() ? "--seal" : "--seal=devices");
   Argv.push_back("--");
   Argv.insert(Argv.end(), Spec.Argv.begin(), Spec.Argv.end());
   Spec.Argv = std::move(Argv);

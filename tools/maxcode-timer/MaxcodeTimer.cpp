@@ -6,7 +6,7 @@
 ///
 /// \file
 /// maxcode-timer --report-fd=N [--log-fd=M] [--timeout=S] [--uid=U --gid=G]
-///               -- PROGRAM ARGS
+///               [--seal[=devices]] -- PROGRAM ARGS
 ///
 /// Every run of a variant's program, checked or measured, starts under this
 /// supervisor, inside the sandbox (DESIGN sections 4 and 7). It
@@ -23,6 +23,10 @@
 ///    that was stopped (the caller keeps a later deadline of its own);
 ///  - gives the run an anonymous session keyring of its own, so that no
 ///    run reaches a key another run left in the login session's;
+///  - with --seal, closes what the kernel keeps between runs besides files
+///    (page-cache residency, keyrings, IPC, Unix sockets; KernelSeal.h)
+///    with a seccomp filter installed before the exec; --seal=devices
+///    leaves Unix sockets to a GPU's driver;
 ///  - writes its report to descriptor N, which the program never has:
 ///    measurements are out of the program's reach. The supervisor is not
 ///    dumpable, so a program of the same user can neither open its
@@ -41,6 +45,8 @@
 /// measurement.
 ///
 //===----------------------------------------------------------------------===//
+
+#include "KernelSeal.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -93,7 +99,7 @@ bool joinFreshSessionKeyring() {
 [[noreturn]] void usage() {
   std::fprintf(stderr,
                "usage: maxcode-timer --report-fd=N [--log-fd=M] [--timeout=S] "
-               "[--uid=U --gid=G] -- PROGRAM [ARGS...]\n");
+               "[--uid=U --gid=G] [--seal[=devices]] -- PROGRAM [ARGS...]\n");
   std::exit(125);
 }
 
@@ -163,6 +169,7 @@ void writeAll(int Fd, const char *Data, size_t Size) {
 int main(int argc, char **argv) {
   long ReportFd = -1, LogFd = -1, Uid = -1, Gid = -1;
   double Timeout = 0;
+  enum { NoSeal, Seal, SealButSockets } Sealed = NoSeal;
   int I = 1;
   for (; I < argc; ++I) {
     const char *A = argv[I];
@@ -187,6 +194,10 @@ int main(int argc, char **argv) {
     } else if (!std::strncmp(A, "--gid=", 6)) {
       if (!parseInt(A + 6, Gid) || Gid < 0)
         usage();
+    } else if (!std::strcmp(A, "--seal")) {
+      Sealed = Seal;
+    } else if (!std::strcmp(A, "--seal=devices")) {
+      Sealed = SealButSockets;
     } else {
       usage();
     }
@@ -249,6 +260,15 @@ int main(int argc, char **argv) {
       std::fprintf(stderr,
                    "maxcode-timer: cannot give the run a keyring of its own: "
                    "%s\n",
+                   std::strerror(errno));
+      _exit(127);
+    }
+    // Last: the filter also refuses the keyring calls above.
+    if (Sealed != NoSeal &&
+        !maxcode_timer::installKernelSeal(Sealed == SealButSockets)) {
+      std::fprintf(stderr,
+                   "maxcode-timer: cannot close the kernel's channels between "
+                   "runs (seccomp): %s\n",
                    std::strerror(errno));
       _exit(127);
     }

@@ -73,6 +73,11 @@ struct SandboxPolicy {
   /// the whole tree and still reports (0: none). The process's own
   /// WallSeconds should be later, as a backstop.
   double SupervisorTimeout = 0;
+  /// With a supervisor: close what the kernel keeps between runs besides
+  /// files (page-cache residency, keyrings, IPC, Unix sockets; DESIGN
+  /// section 4, rule 12) for a variant's run. Builds are the toolchain's
+  /// and keep them. Unix sockets stay open where Devices are given.
+  bool SealKernel = false;
 };
 
 /// Auto picks bwrap when it is installed and works, else None. Asking for
