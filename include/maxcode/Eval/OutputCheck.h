@@ -58,15 +58,19 @@ bool hasDecimalTokens(llvm::StringRef Output);
 
 /// Compares \p Actual, an output that matched the expected one, with what
 /// the unmodified program printed for the same input (\p BaselineRuns, one
-/// output per run; DESIGN section 4, rule 6): each decimal token may differ
-/// from the baseline's by twice what the baseline's own runs differ by, by
-/// one unit in the last place either prints, or by 1e-12 of its value (a
-/// reordered floating-point sum), no more. An approximation inside the
-/// tolerance (a series cut short, a coarser constant) differs by more.
-/// Returns the first such difference (Detail says by how much), or nothing.
+/// output per run; DESIGN section 4, rule 6). Each decimal token is held to
+/// the baseline's precision, never the variant's: it prints at least the
+/// baseline's significant digits, and differs from the baseline's value by
+/// no more than one unit in the baseline's last place or \p Tolerance
+/// (relative, absolute below 1), whichever is tighter; twice what the
+/// baseline's own runs differ by, and 1e-12 of the value (a reordered
+/// floating-point sum), are always allowed. An approximation inside the
+/// tolerance (a series cut short, a coarser constant, fewer digits printed)
+/// fails. Returns the first such difference (Detail says why), or nothing.
 std::optional<TestFailure>
 compareWithBaseline(llvm::ArrayRef<std::string> BaselineRuns,
-                    llvm::StringRef Actual);
+                    llvm::StringRef Actual,
+                    double Tolerance = DefaultTolerance);
 
 } // namespace maxcode
 
