@@ -18,6 +18,7 @@
 #include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Options.h"
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -183,6 +184,33 @@ static std::string cannotJudgeNote(const std::string &CrossMeasure,
       .str();
 }
 
+/// How a result names the measure it was judged by.
+static std::string primaryName(bool Bench, MeasureMode Primary) {
+  return Bench && Primary != MeasureMode::Instructions
+             ? "the bench's metric"
+             : optionValueName(Primary).str();
+}
+
+/// Credits \p Out, whose speedup the other measure cannot judge, at most
+/// what that measure saw, \p OtherRatio (rule 9): never the primary's claim
+/// alone, which RawRatio keeps; unless the user chose \p OwnFigure
+/// (--credit-unconfirmed), which the reason then says.
+static void markUnconfirmed(EvalResult &Out, bool Bench, MeasureMode Primary,
+                            double OtherRatio, bool OwnFigure) {
+  double Credit =
+      OwnFigure ? Out.Ratio : std::min(Out.Ratio, std::max(1.0, OtherRatio));
+  Out.Unconfirmed = true;
+  Out.Reason =
+      llvm::formatv("unconfirmed: {0:f3}x by {1}, which {2} cannot "
+                    "judge here ({3:f2}x by {2}); credited {4:f3}x{5}",
+                    Out.Ratio, primaryName(Bench, Primary), Out.CrossMeasure,
+                    OtherRatio, Credit,
+                    OwnFigure ? " (" + optionRef("CreditUnconfirmed") + ")"
+                              : std::string())
+          .str();
+  Out.Ratio = Credit;
+}
+
 /// Denies \p Out's speedup by \p Primary (the bench's metric with \p Bench),
 /// which the other measure saw as \p OtherRatio.
 static void markSuspect(EvalResult &Out, bool Bench, MeasureMode Primary,
@@ -190,9 +218,7 @@ static void markSuspect(EvalResult &Out, bool Bench, MeasureMode Primary,
   // Never credited: the speedup one measure sees and the other does not is
   // what a variant that games one of them looks like.
   Out.Suspect = true;
-  std::string By = Bench && Primary != MeasureMode::Instructions
-                       ? "the bench's metric"
-                       : optionValueName(Primary).str();
+  std::string By = primaryName(Bench, Primary);
   std::string Other2 = Bench ? "its wall time" : Out.CrossMeasure;
   Out.Reason = llvm::formatv("suspect: {0:f1}x by {1}, but {2:f2}x by {3}; "
                              "not credited",
@@ -282,13 +308,14 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
     SavedOther = SavedByOther();
     return true;
   };
-  // A second look, six more pairs, before a verdict that denies, and before
-  // giving up on a claim time does not confirm: three pairs' spread is one
+  // A second look, six more pairs, before a verdict that denies, before
+  // giving up on a claim time does not confirm, and before calling it
+  // unconfirmed (credited what time saw): three pairs' spread is one
   // loaded moment's (a variant 1.8x slower in every pair read 31% noise by
   // its runs on a busy machine, which judged nothing); nine pairs' is the
   // machine's.
-  if (Other == MeasureMode::Time && SavedOther < SavedPrimary / 3 &&
-      !MorePairs())
+  if (Other == MeasureMode::Time &&
+      (SavedOther < SavedPrimary / 3 || !Judged) && !MorePairs())
     return;
   // Time reading the variant a tenth slower or more, but too scattered to
   // judge (a loaded machine stretches wall time, not the CPU time the
@@ -315,7 +342,8 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
     return markSuspect(Out, Bench, Config.Measure, C.RawRatio);
   if (!Judged) {
     Out.Notes.push_back(cannotJudgeNote(Out.CrossMeasure, C.RawRatio));
-    return;
+    return markUnconfirmed(Out, Bench, Config.Measure, C.RawRatio,
+                           Config.CreditUnconfirmed);
   }
   MAXCODE_DEBUG(llvm::dbgs()
                 << DEBUG_TYPE << ": cross-check saved " << SavedPrimary

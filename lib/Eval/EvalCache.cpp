@@ -44,6 +44,8 @@ Value maxcode::toJSON(const EvalResult &R) {
            {"tests_total", R.TestsTotal},
            {"held_out_passed", R.HeldOutPassed},
            {"held_out_total", R.HeldOutTotal},
+           {"derived_passed", R.DerivedPassed},
+           {"derived_total", R.DerivedTotal},
            {"cost_unit", R.CostUnit},
            {"baseline_cost", R.BaselineCost},
            {"variant_cost", R.VariantCost},
@@ -66,6 +68,8 @@ Value maxcode::toJSON(const EvalResult &R) {
     O["feedback_ratio"] = R.FeedbackRatio;
   if (R.ShownInputsOnly)
     O["shown_inputs_only"] = true;
+  if (llvm::StringRef V = R.verdict(); !V.empty())
+    O["verdict"] = V;
   if (R.CrossRatio)
     O["cross_check"] = Object{{"measure", R.CrossMeasure},
                               {"ratio", R.CrossRatio},
@@ -103,6 +107,8 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
   R.TestsTotal = unsigned(Num("tests_total"));
   R.HeldOutPassed = unsigned(Num("held_out_passed"));
   R.HeldOutTotal = unsigned(Num("held_out_total"));
+  R.DerivedPassed = unsigned(Num("derived_passed"));
+  R.DerivedTotal = unsigned(Num("derived_total"));
   R.CostUnit = Str("cost_unit");
   R.BaselineCost = Num("baseline_cost");
   R.VariantCost = Num("variant_cost");
@@ -141,6 +147,9 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
   R.TimedOn = Str("timed_on");
   R.FeedbackRatio = Num("feedback_ratio");
   R.ShownInputsOnly = O->getBoolean("shown_inputs_only").value_or(false);
+  llvm::StringRef Verdict = O->getString("verdict").value_or("");
+  R.Unconfirmed = Verdict == "unconfirmed";
+  R.Unverified = Verdict == "unverified";
   if (const Object *X = O->getObject("cross_check")) {
     R.CrossMeasure = X->getString("measure").value_or("").str();
     R.CrossRatio = X->getNumber("ratio").value_or(0);

@@ -42,12 +42,24 @@ std::optional<EvalStatus> maxcode::parseEvalStatus(llvm::StringRef Name) {
   return std::nullopt;
 }
 
+llvm::StringRef EvalResult::verdict() const {
+  if (Suspect)
+    return "suspect";
+  if (Unverified)
+    return "unverified";
+  if (Unconfirmed)
+    return "unconfirmed";
+  return "";
+}
+
 double EvalResult::relativeMargin() const {
   return std::max(Noise, RawRatio > 0 ? RatioSpread / RawRatio : 0);
 }
 
 bool maxcode::fastOnlyOnShownInputs(const EvalResult &Feedback,
-                                    const EvalResult &HeldOut) {
+                                    const EvalResult &HeldOut,
+                                    double FeedbackInputs,
+                                    double HeldOutInputs) {
   // Faster, resolvably, on what the search saw, and not on what it did not
   // (answers remembered, or a fast path keyed on those inputs): nothing
   // resolvable held out, or less than half the feedback speedup in log terms
@@ -58,9 +70,16 @@ bool maxcode::fastOnlyOnShownInputs(const EvalResult &Feedback,
   // reads 1.04x on some inputs and 0.85x on others from noise alone.
   double Shown = Feedback.RawRatio, Held = HeldOut.RawRatio;
   double Margin = std::max(Feedback.relativeMargin(), HeldOut.relativeMargin());
-  return Feedback.Ratio > 1 && Shown >= 1.1 && Held > 0 &&
-         Shown / Held > 1 + std::max(2 * Margin, 0.25) &&
-         (HeldOut.Ratio <= 1 || std::log(Held) < 0.5 * std::log(Shown));
+  bool FarLess = Feedback.Ratio > 1 && Shown >= 1.1 && Held > 0 &&
+                 Shown / Held > 1 + std::max(2 * Margin, 0.25) &&
+                 (HeldOut.Ratio <= 1 || std::log(Held) < 0.5 * std::log(Shown));
+  if (!FarLess || Feedback.BaselineCost <= 0 || HeldOut.BaselineCost <= 0)
+    return FarLess;
+  double SavedShown =
+      (Feedback.BaselineCost - Feedback.VariantCost) / FeedbackInputs;
+  double SavedHeld =
+      (HeldOut.BaselineCost - HeldOut.VariantCost) / HeldOutInputs;
+  return SavedHeld < 0.5 * SavedShown;
 }
 
 std::string maxcode::formatCost(double Cost, llvm::StringRef Unit) {

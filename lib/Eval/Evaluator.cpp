@@ -104,7 +104,7 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
   // The rules a result was judged by: a stored result from before a rule
   // changed (the linked-program check, answers held to the baseline's) is
   // not this tool's verdict.
-  H.update(llvm::StringRef("judged-by-rules-2026-12-02"));
+  H.update(llvm::StringRef("judged-by-rules-2026-12-05"));
   for (const std::string &A : C.Command.CommandLine)
     H.update(A + '\0');
   for (llvm::StringRef Field :
@@ -372,8 +372,24 @@ EvalResult Evaluator::verification(const Variant &V, const Target &T,
   return R;
 }
 
+/// Credits \p R 1.0 (rule 10): no input the search did not see can judge
+/// its speedup, for reason \p Why; the ratio on the inputs it saw stays in
+/// RawRatio and in the reason, never in the credit.
+static void markUnverified(EvalResult &R, const std::string &Why) {
+  R.Unverified = true;
+  R.Reason = llvm::formatv("unverified: {0:f3}x on the inputs the search saw, "
+                           "which no other input could confirm ({1}); "
+                           "credited 1.000x",
+                           R.RawRatio, Why)
+                 .str();
+  R.Ratio = 1.0;
+}
+
 void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
   R.TimedOn = "feedback";
+  // No input the search did not see at all: the ratio is the one on the
+  // inputs it saw, and the note says so (too small a one is unverified,
+  // below).
   if (std::optional<std::string> Why = Mode->noHeldOutTiming()) {
     R.Notes.push_back(std::move(*Why));
     return;
@@ -415,16 +431,20 @@ void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
   double PerHeldOut = H.BaselineCost /
                       std::max<size_t>(1, Mode->timedCount(TimingSet::HeldOut));
   if (PerHeldOut < 0.5 * PerFeedback) {
-    R.Notes.push_back(llvm::formatv(
-        "the held-out inputs are too small to judge the speedup (each costs "
-        "the baseline {0:f0}% of a feedback input): the ratio is the one on "
-        "the inputs the search saw; held-out tests as costly as the others "
-        "would confirm it",
-        100 * PerHeldOut / PerFeedback));
+    if (R.Ratio > 1)
+      markUnverified(
+          R, llvm::formatv("the held-out inputs cost the baseline {0:f0}% of "
+                           "a feedback input each, too little to show a "
+                           "speedup that grows with the work; held-out tests "
+                           "as costly as the others would judge it",
+                           100 * PerHeldOut / PerFeedback)
+                 .str());
     return;
   }
   double FeedbackRaw = R.RawRatio;
-  bool ShownOnly = fastOnlyOnShownInputs(R, H);
+  bool ShownOnly = fastOnlyOnShownInputs(
+      R, H, double(std::max<size_t>(1, Mode->timedCount(TimingSet::Feedback))),
+      double(std::max<size_t>(1, Mode->timedCount(TimingSet::HeldOut))));
   R.FeedbackRatio = FeedbackRaw;
   R.TimedOn = "held-out";
   R.BaselineCost = H.BaselineCost;

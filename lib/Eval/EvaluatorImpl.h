@@ -117,8 +117,9 @@ public:
   virtual bool bench() const = 0;
   /// How many inputs set \p S times (a bench is one).
   virtual size_t timedCount(TimingSet S) const = 0;
-  /// Why a verification cannot time inputs the search never saw; nothing
-  /// when it can.
+  /// Why a verification has no input the search never saw to time (one
+  /// test, from which nothing could be derived; no held-out bench given);
+  /// nothing when it has.
   virtual std::optional<std::string> noHeldOutTiming() const = 0;
   /// What the workload is, into \p W (Evaluator::workload).
   virtual void addWorkload(WorkloadFacts &W) const = 0;
@@ -138,6 +139,11 @@ namespace evaldetail {
 constexpr llvm::StringLiteral RunInside = "/sandbox";
 constexpr llvm::StringLiteral CuptiInside = "/maxcode-cupti";
 constexpr llvm::StringLiteral ProfileInside = "/maxcode-profile";
+/// glibc's thresholds above which memset and memcpy use `rep stosb` and
+/// `rep movsb`, set beyond any size (docs/Evaluation.md, rule 9).
+constexpr llvm::StringLiteral RepStringTunables =
+    "glibc.cpu.x86_rep_stosb_threshold=0xffffffffffffffff:"
+    "glibc.cpu.x86_rep_movsb_threshold=0xffffffffffffffff";
 
 /// Feedback is bounded (DESIGN section 4, rule 5): what a proposer, a
 /// critic, the store and a prompt see of a test is a few hundred bytes.

@@ -13,11 +13,13 @@
 
 #include "EvaluatorImpl.h"
 #include "maxcode/Eval/CuptiRun.h"
+#include "maxcode/Eval/DerivedInputs.h"
 #include "maxcode/Eval/EvalCache.h"
 #include "maxcode/Eval/Statistics.h"
 #include "maxcode/Frontend/CompilationDatabase.h"
 #include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Frontend/Profile.h"
+#include "maxcode/Rewrite/Apply.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Options.h"
 #include "maxcode/Support/TreeCopy.h"
@@ -74,10 +76,34 @@ public:
   llvm::Expected<std::vector<std::string>> sanitizerFindings(Built &B) override;
 
 private:
-  /// Runs \p B on tests \p Which (held-out ones: \p IsHeldOut) in
-  /// parallel; with \p All every one, else up to the first failure.
-  void checkTests(Built &B, llvm::ArrayRef<size_t> Which, bool IsHeldOut,
-                  bool All, EvalResult &Out);
+  /// Which tests a check runs: what it may say of a failure, and where
+  /// it counts the passes.
+  enum class TestSet { Feedback, HeldOut, Derived };
+  /// Runs \p B on tests \p Which of \p Set in parallel; with \p All every
+  /// one, else up to the first failure.
+  void checkTests(Built &B, llvm::ArrayRef<size_t> Which, TestSet Set, bool All,
+                  EvalResult &Out);
+  /// Whether test \p Test's details stay out of what the search sees.
+  bool unseen(size_t Test) const {
+    return llvm::is_contained(E.HeldOut, Test) ||
+           llvm::is_contained(E.Derived, Test);
+  }
+  /// Each test's cost to the baseline as the split and the choice of timed
+  /// inputs read it (BaselineRunCost; CPU seconds to the hundredth, so that
+  /// a tie is broken the same way in every run).
+  double costOf(size_t Test) const;
+  /// Holds tests out of the search (rule 5), stratified by the baseline's
+  /// cost (rule 10): the costliest tests in pairs, the one of each pair
+  /// whose name hashes lowest held out, so both sides hold costly inputs.
+  void splitTests();
+  /// Derives inputs from the tests and keeps those the baseline answers
+  /// the same way twice, in the shape of its template's answer (rule 13;
+  /// DerivedInputs.h).
+  llvm::Error deriveFromTests();
+  /// Runs the baseline once on \p Input for at most \p Seconds: what it
+  /// printed, or why the run does not count.
+  llvm::Expected<std::string> baselineAnswer(llvm::StringRef Input,
+                                             double Seconds);
   /// What test \p Test's answers are held to besides the expected output
   /// (none when the user set --tolerance).
   llvm::ArrayRef<std::string> baselineAnswers(size_t Test) const;
@@ -88,10 +114,16 @@ private:
   /// check runs (BaselineRunCost): the costliest, where a faster program
   /// shows; input size only breaks ties.
   void chooseTimedTests();
-  /// Under --measure=instructions, each test's cost to the baseline by
-  /// instructions, in BaselineRunCost (the sets with more tests than are
-  /// timed only).
-  llvm::Error countBaselineTests();
+  /// Whether the baseline's cost of each input is counted by instructions
+  /// rather than timed: under --measure=instructions, where the split or
+  /// the choice of timed inputs has more than one to order (three tests or
+  /// more, or derived inputs beside the tests).
+  bool wantsCounts() const;
+  /// The baseline's cost of inputs \p Which by instructions, in
+  /// BaselineRunCost.
+  llvm::Error countBaselineTests(llvm::ArrayRef<size_t> Which);
+  /// Whether BaselineRunCost holds instructions (countBaselineTests).
+  bool Counted = false;
 };
 } // namespace maxcode
 
@@ -115,42 +147,31 @@ llvm::Error Evaluator::ProgramHarness::prepare() {
   if (!(F >= 0 && F < 1))
     return llvm::createStringError(optionRef("HeldOut") +
                                    " must be at least 0 and below 1");
-  // The held-out tests are those whose names hash lowest: a split that does
-  // not depend on how the folder lists them, and that a proposer cannot
-  // predict from the numbering.
+  // Every test is the search's until the baseline's cost of each splits
+  // them (splitTests): the baseline must pass them all anyway.
   size_t N = E.Tests.size();
-  size_t H = 0;
-  if (N >= 2 && F > 0)
-    H = std::min(N - 1, std::max<size_t>(1, size_t(N * F + 0.5)));
-  std::vector<std::pair<std::string, size_t>> ByHash;
   for (size_t I = 0; I < N; ++I)
-    ByHash.push_back(
-        {llvm::toHex(llvm::SHA256::hash(
-             llvm::arrayRefFromStringRef(llvm::StringRef(E.Tests[I].Name)))),
-         I});
-  llvm::sort(ByHash);
-  for (size_t K = 0; K < N; ++K)
-    (K < H ? E.HeldOut : E.Feedback).push_back(ByHash[K].second);
-  llvm::sort(E.HeldOut);
-  llvm::sort(E.Feedback);
+    E.Feedback.push_back(I);
   E.BaselineRunCost.assign(N, {0.0, 0.0});
   E.BaselineOutputs.assign(N, {});
   chooseTimedTests();
   return llvm::Error::success();
 }
 
-llvm::Error Evaluator::ProgramHarness::countBaselineTests() {
-  // Under instructions, what each test costs the baseline is counted, not
+bool Evaluator::ProgramHarness::wantsCounts() const {
+  // Under instructions, what each input costs the baseline is counted, not
   // timed: CPU times of a few milliseconds tie at the clock's resolution,
   // and the tie went to the largest input, not the costliest (a loaded
-  // machine timed 200 kB of white space above the real workload). Only a
-  // set with more tests than are timed needs the order.
-  if (E.Config.Measure != MeasureMode::Instructions)
-    return llvm::Error::success();
-  std::vector<size_t> Which;
-  for (const std::vector<size_t> *Set : {&E.Feedback, &E.HeldOut})
-    if (Set->size() > std::max(1u, E.Config.MeasureTests))
-      Which.insert(Which.end(), Set->begin(), Set->end());
+  // machine timed 200 kB of white space above the real workload), and a
+  // timed order made two runs of the same evaluation time different inputs.
+  // The split (splitTests) and the timed inputs read the order; with one or
+  // two tests and nothing derived there is nothing to order.
+  return E.Config.Measure == MeasureMode::Instructions &&
+         (E.Tests.size() >= 3 || E.Config.DerivedInputs > 0);
+}
+
+llvm::Error
+Evaluator::ProgramHarness::countBaselineTests(llvm::ArrayRef<size_t> Which) {
   std::vector<std::optional<std::string>> Failed(Which.size());
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(
       std::max(1u, std::min<unsigned>(E.Exec.parallelism(), Which.size()))));
@@ -165,6 +186,7 @@ llvm::Error Evaluator::ProgramHarness::countBaselineTests() {
       E.BaselineRunCost[Which[K]].first = *C;
     });
   Pool.wait();
+  Counted = true;
   for (size_t K = 0; K < Which.size(); ++K)
     if (Failed[K])
       return llvm::createStringError("the unmodified program cannot be "
@@ -187,7 +209,10 @@ void Evaluator::ProgramHarness::chooseTimedTests() {
     return Order;
   };
   E.TimedTests = Costliest(E.Feedback);
-  E.TimedHeldOut = Costliest(E.HeldOut);
+  // Inputs the search never saw: the held-out tests and the derived ones.
+  std::vector<size_t> Unseen = E.HeldOut;
+  llvm::append_range(Unseen, E.Derived);
+  E.TimedHeldOut = Costliest(Unseen);
 }
 
 llvm::Error Evaluator::ProgramHarness::placeBuild(Built &B, WorkerTrees::Tree *,
@@ -262,10 +287,12 @@ Evaluator::RunRequest Evaluator::ProgramHarness::metricsRun() const {
 void Evaluator::ProgramHarness::check(Built &B, bool HeldOutToo,
                                       EvalResult &Out) {
   Out.TestsTotal = E.Feedback.size();
-  checkTests(B, E.Feedback, /*IsHeldOut=*/false, /*All=*/HeldOutToo, Out);
+  checkTests(B, E.Feedback, TestSet::Feedback, /*All=*/HeldOutToo, Out);
   if (HeldOutToo) {
     Out.HeldOutTotal = E.HeldOut.size();
-    checkTests(B, E.HeldOut, /*IsHeldOut=*/true, /*All=*/true, Out);
+    checkTests(B, E.HeldOut, TestSet::HeldOut, /*All=*/true, Out);
+    Out.DerivedTotal = E.Derived.size();
+    checkTests(B, E.Derived, TestSet::Derived, /*All=*/true, Out);
   }
 }
 
@@ -285,14 +312,190 @@ llvm::Error Evaluator::ProgramHarness::learnFromBaseline() {
       Decimal.push_back(I);
   EvalResult Again = E.Baseline->Result;
   Again.Status = EvalStatus::Ok;
-  checkTests(*E.Baseline, Decimal, false, /*All=*/true, Again);
+  checkTests(*E.Baseline, Decimal, TestSet::Feedback, /*All=*/true, Again);
   if (!Again.ok())
     return llvm::createStringError(
         "the unmodified program fails its own tests when run again (" +
         evalStatusName(Again.Status).str() + ": " + Again.Reason + ")");
-  if (llvm::Error Err = countBaselineTests())
+  if (wantsCounts())
+    if (llvm::Error Err = countBaselineTests(E.Feedback))
+      return Err;
+  splitTests();
+  if (llvm::Error Err = deriveFromTests())
     return Err;
+  // A derived input costs what its own numbers make it cost, not what its
+  // template did.
+  if (Counted)
+    if (llvm::Error Err = countBaselineTests(E.Derived))
+      return Err;
   chooseTimedTests();
+  return llvm::Error::success();
+}
+
+double Evaluator::ProgramHarness::costOf(size_t Test) const {
+  double C = E.BaselineRunCost[Test].first;
+  return Counted ? C : std::round(C * 100) / 100;
+}
+
+void Evaluator::ProgramHarness::splitTests() {
+  size_t N = E.Tests.size();
+  double F = E.Config.HeldOutFraction;
+  size_t H = 0;
+  if (N >= 2 && F > 0)
+    H = std::min(N - 1, std::max<size_t>(1, size_t(N * F + 0.5)));
+  // Within a stratum, the test whose name hashes lowest: a choice that does
+  // not depend on how the folder lists them, and that a proposer cannot
+  // predict from the numbering.
+  std::vector<std::string> Hash(N);
+  for (size_t I = 0; I < N; ++I)
+    Hash[I] = llvm::toHex(llvm::SHA256::hash(
+        llvm::arrayRefFromStringRef(llvm::StringRef(E.Tests[I].Name))));
+  std::vector<size_t> Order(N);
+  for (size_t I = 0; I < N; ++I)
+    Order[I] = I;
+  llvm::sort(Order, [&](size_t A, size_t B) {
+    if (costOf(A) != costOf(B))
+      return costOf(A) > costOf(B);
+    return Hash[A] < Hash[B];
+  });
+  // Strata of two from the costliest down; with more than half held out,
+  // H strata of (nearly) equal size.
+  size_t Size = 2 * H <= N ? 2 : 0;
+  std::vector<char> Held(N, 0);
+  for (size_t S = 0, At = 0; S < H; ++S) {
+    size_t Len = Size ? Size : N / H + (S < N % H);
+    size_t Best = Order[At];
+    for (size_t K = At; K < At + Len; ++K)
+      if (Hash[Order[K]] < Hash[Best])
+        Best = Order[K];
+    Held[Best] = 1;
+    At += Len;
+  }
+  E.Feedback.clear();
+  E.HeldOut.clear();
+  for (size_t I = 0; I < N; ++I)
+    (Held[I] ? E.HeldOut : E.Feedback).push_back(I);
+}
+
+llvm::Expected<std::string>
+Evaluator::ProgramHarness::baselineAnswer(llvm::StringRef Input,
+                                          double Seconds) {
+  RunRequest R;
+  R.Argv = {"./prog"};
+  R.Stdin = Input.str();
+  R.Kind = JobKind::Check;
+  R.WallSeconds = Seconds;
+  auto Run = E.runOnce(*E.Baseline, R);
+  if (!Run)
+    return Run.takeError();
+  if (auto Bad = classifyRun(Run->Proc, &Run->Report, "the program"))
+    return llvm::createStringError(Bad->second);
+  return std::move(Run->Proc.Stdout);
+}
+
+/// The shape of an answer: how many tokens each line holds.
+static std::vector<size_t> shapeOf(llvm::StringRef Output) {
+  std::vector<size_t> Shape;
+  for (llvm::StringRef L : llvm::split(Output.rtrim(), '\n')) {
+    llvm::SmallVector<llvm::StringRef, 8> Tokens;
+    llvm::SplitString(L, Tokens);
+    Shape.push_back(Tokens.size());
+  }
+  return Shape;
+}
+
+llvm::Error Evaluator::ProgramHarness::deriveFromTests() {
+  const EvalConfig &C = E.Config;
+  if (!C.DerivedInputs)
+    return llvm::Error::success();
+  auto Start = std::chrono::steady_clock::now();
+  size_t Users = E.Tests.size();
+  std::vector<std::string> Inputs;
+  std::vector<size_t> Order;
+  for (size_t I = 0; I < Users; ++I) {
+    auto Buf = llvm::MemoryBuffer::getFile(E.Tests[I].InputPath);
+    Inputs.push_back(Buf ? (*Buf)->getBuffer().str() : "");
+    Order.push_back(I);
+  }
+  llvm::stable_sort(Order,
+                    [&](size_t A, size_t B) { return costOf(A) > costOf(B); });
+  std::vector<DerivedInput> Made =
+      deriveInputs(Inputs, Order, C.DerivedInputs, C.Seed);
+  if (Made.empty())
+    return llvm::Error::success();
+  // This run's own folder (another run of the same file may be deriving
+  // beside it); what a variant fails is kept elsewhere (keepDerived).
+  auto Folder = ScratchDir::create("maxcode-derived", C.ScratchRoot);
+  if (!Folder)
+    return Folder.takeError();
+  E.DerivedFolder.emplace(std::move(*Folder));
+  const std::string &Dir = E.DerivedFolder->path();
+  // Two runs of each, in parallel: an answer the program gives twice, in
+  // the shape of its answer to the test the input came from, within a few
+  // times that test's time (a drawn count that makes it loop is no input).
+  struct Candidate {
+    std::string Path;
+    std::string Answers[2];
+    bool Ok = true;
+  };
+  std::vector<Candidate> Cands(Made.size());
+  for (size_t K = 0; K < Made.size(); ++K) {
+    Cands[K].Path = Dir + "/candidate." + std::to_string(K);
+    if (llvm::Error Err = writeFile(Cands[K].Path, Made[K].Text))
+      return Err;
+  }
+  unsigned Width = std::max(1u, E.Exec.parallelism());
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Width));
+  for (size_t K = 0; K < Made.size(); ++K)
+    for (int Run = 0; Run < 2; ++Run)
+      Pool.async([&, K, Run] {
+        double Own = E.BaselineRunCost[Made[K].Template].second;
+        auto A = baselineAnswer(Cands[K].Path,
+                                std::min(C.TimeoutSeconds, 1 + 5 * Own));
+        if (!A) {
+          MAXCODE_DEBUG(llvm::dbgs()
+                        << DEBUG_TYPE << ": derived input " << K << " dropped: "
+                        << llvm::toString(A.takeError()) << "\n");
+          llvm::consumeError(A.takeError());
+          Cands[K].Ok = false;
+          return;
+        }
+        Cands[K].Answers[Run] = std::move(*A);
+      });
+  Pool.wait();
+  for (size_t K = 0; K < Made.size(); ++K) {
+    Candidate &X = Cands[K];
+    (void)llvm::sys::fs::remove(X.Path);
+    const TestCase &From = E.Tests[Made[K].Template];
+    auto Expected = llvm::MemoryBuffer::getFile(From.ExpectedPath);
+    if (!X.Ok || X.Answers[0] != X.Answers[1] || !Expected ||
+        shapeOf(X.Answers[0]) != shapeOf((*Expected)->getBuffer()))
+      continue;
+    TestCase T;
+    T.Name = "derived." + std::to_string(E.Derived.size() + 1);
+    T.InputPath = Dir + "/" + T.Name + ".in";
+    T.ExpectedPath = Dir + "/" + T.Name + ".out";
+    T.InputBytes = Made[K].Text.size();
+    if (llvm::Error Err = writeFile(T.InputPath, Made[K].Text))
+      return Err;
+    if (llvm::Error Err = writeFile(T.ExpectedPath, X.Answers[0]))
+      return Err;
+    E.Derived.push_back(E.Tests.size());
+    // As costly as the test it came from, for the choice of timed inputs.
+    E.BaselineRunCost.push_back(E.BaselineRunCost[Made[K].Template]);
+    E.BaselineOutputs.emplace_back();
+    if (hasDecimalTokens(X.Answers[0]))
+      E.BaselineOutputs.back() = {X.Answers[0], X.Answers[1]};
+    E.Tests.push_back(std::move(T));
+  }
+  MAXCODE_DEBUG(llvm::dbgs()
+                << DEBUG_TYPE << ": " << E.Derived.size() << " of "
+                << Made.size() << " derived inputs kept in " << Dir
+                << llvm::formatv(" ({0:f2} s)",
+                                 std::chrono::duration<double>(
+                                     std::chrono::steady_clock::now() - Start)
+                                     .count())
+                << "\n");
   return llvm::Error::success();
 }
 
@@ -374,12 +577,18 @@ Evaluator::ProgramHarness::floorRuns(MeasureMode M) {
 std::optional<std::string> Evaluator::ProgramHarness::noHeldOutTiming() const {
   if (!E.TimedHeldOut.empty())
     return std::nullopt;
+  std::string Derived =
+      E.Config.DerivedInputs
+          ? ", and no input could be derived from the tests that the "
+            "unmodified program answers the same way twice"
+          : "";
   return E.Tests.size() == 1
-             ? "one test only, so none is held out: the ratio is measured on "
-               "the input the search saw, and a variant that remembers its "
-               "answer would not be caught; give more tests"
-             : "no held-out test (" + optionRef("HeldOut") +
-                   "=0): the ratio is measured on the inputs the search saw";
+             ? "one test only, so none is held out" + Derived +
+                   ": the ratio is measured on the input the search saw, and "
+                   "a variant that remembers its answer would not be caught; "
+                   "give more tests"
+             : "no held-out test (" + optionRef("HeldOut") + "=0)" + Derived +
+                   ": the ratio is measured on the inputs the search saw";
 }
 
 /// The facts of input \p T a prompt may hold: its size and its numbers.
@@ -491,9 +700,57 @@ Evaluator::ProgramHarness::baselineAnswers(size_t Test) const {
   return E.BaselineOutputs[Test];
 }
 
+/// Copies derived input \p T and the unmodified program's answer to it
+/// into \p Dir, named by the input's content (the same input, the same
+/// name, whichever run failed it): the path of the copy of the input, or
+/// why there is none.
+static llvm::Expected<std::string> keepDerived(const TestCase &T,
+                                               llvm::StringRef Dir) {
+  auto In = llvm::MemoryBuffer::getFile(T.InputPath);
+  auto Out = llvm::MemoryBuffer::getFile(T.ExpectedPath);
+  if (!In || !Out)
+    return llvm::createStringError("the derived input is gone");
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return llvm::createStringError("cannot make '" + Dir +
+                                   "': " + EC.message());
+  std::string Base =
+      (Dir + "/derived-" +
+       llvm::toHex(
+           llvm::SHA256::hash(llvm::arrayRefFromStringRef((*In)->getBuffer())),
+           /*LowerCase=*/true)
+           .substr(0, 12))
+          .str();
+  if (llvm::Error E = writeFileAtomically(Base + ".in", (*In)->getBuffer()))
+    return E;
+  if (llvm::Error E = writeFileAtomically(Base + ".out", (*Out)->getBuffer()))
+    return E;
+  return Base + ".in";
+}
+
+/// Why a variant failed derived input \p T, whose expected answer is the
+/// unmodified program's, from \p F as a held-out test's failure reads:
+/// where the input and that answer are kept (in \p Dir), so that a user can
+/// judge it and add it to the tests.
+static std::string derivedFailure(const EvalResult &F, const TestCase &T,
+                                  llvm::StringRef Dir) {
+  std::string Reason = F.Reason;
+  std::string HeldOut = "held-out test " + T.Name;
+  if (size_t At = Reason.find(HeldOut); At != std::string::npos)
+    Reason.replace(At, HeldOut.size(), "derived input " + T.Name);
+  if (F.Status == EvalStatus::WrongOutput)
+    Reason += ", where the unmodified program answers otherwise";
+  if (Dir.empty())
+    return Reason;
+  auto Kept = keepDerived(T, Dir);
+  if (!Kept)
+    return Reason + " (not kept: " + llvm::toString(Kept.takeError()) + ")";
+  return Reason + " (the input and its answer: " + *Kept + ", " +
+         llvm::sys::path::stem(*Kept).str() + ".out)";
+}
+
 void Evaluator::ProgramHarness::checkTests(Built &B,
                                            llvm::ArrayRef<size_t> Which,
-                                           bool IsHeldOut, bool All,
+                                           TestSet Set, bool All,
                                            EvalResult &Out) {
   // Checks run in parallel; the first failure in test order is reported.
   std::vector<std::optional<EvalResult>> Failures(Which.size());
@@ -522,9 +779,11 @@ void Evaluator::ProgramHarness::checkTests(Built &B,
       } else {
         bool IsBaseline = &B == E.Baseline.get();
         F = judgeTestRun(Run->Proc, &Run->Report, T, E.Config.Tolerance,
-                         IsHeldOut, "",
+                         Set != TestSet::Feedback, "",
                          IsBaseline ? llvm::ArrayRef<std::string>()
                                     : baselineAnswers(Which[K]));
+        if (F && Set == TestSet::Derived)
+          F->Reason = derivedFailure(*F, T, E.Config.DerivedDir);
         if (IsBaseline) {
           // The baseline's own cost of each test picks the timed ones.
           E.BaselineRunCost[Which[K]] = {Run->Report.UserSeconds +
@@ -559,7 +818,9 @@ void Evaluator::ProgramHarness::checkTests(Built &B,
     if (!All)
       break;
   }
-  (IsHeldOut ? Out.HeldOutPassed : Out.TestsPassed) += Passed;
+  (Set == TestSet::Derived   ? Out.DerivedPassed
+   : Set == TestSet::HeldOut ? Out.HeldOutPassed
+                             : Out.TestsPassed) += Passed;
 }
 
 /// Hot lines of \p SourceName from the callgrind profiles in \p Folder.
@@ -617,7 +878,7 @@ Evaluator::ProgramHarness::measureInput(Built &B, size_t Test, MeasureMode M,
   // wrong output, whatever it cost.
   if (auto F =
           judgeTestRun(Run->Proc, &Run->Report, T, E.Config.Tolerance,
-                       llvm::is_contained(E.HeldOut, Test), " when measured",
+                       unseen(Test), " when measured",
                        &B == E.Baseline.get() ? llvm::ArrayRef<std::string>()
                                               : baselineAnswers(Test)))
     return llvm::make_error<RunFailure>(F->Status, F->Reason, F->FirstFailure);

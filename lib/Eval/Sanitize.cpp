@@ -138,6 +138,7 @@ SanitizerVerdict Evaluator::sanitize(const Variant &V) {
       continue;
     }
     ++Out.Tests;
+    Out.DerivedInputs += llvm::is_contained(Derived, I);
     if ((*Findings)[I].empty() || Out.Kind == SanitizerVerdict::Finding)
       continue;
     Out.Kind = SanitizerVerdict::Finding;

@@ -379,7 +379,11 @@ std::optional<TextEdit> Server::Impl::editToSend(Job &J,
   if (!Edit) {
     finishWith(J, "no verified improvement", MessageType::Info,
                "MaxCode: no verified improvement found for " + Target + " (" +
-                   evaluationCount(Result.Evaluations) + ")");
+                   evaluationCount(Result.Evaluations) + ")" +
+                   (Result.Verdict.empty()
+                        ? std::string()
+                        : ": the best candidate is " + Result.Verdict + " (" +
+                              Result.VerdictReason + ")"));
     return std::nullopt;
   }
   std::string Speedup = formatSpeedup(Result.Speedup);
@@ -488,6 +492,8 @@ void Server::Impl::applyEdit(Job &J, const OptimizeResult &Result,
                           evaluationCount(Result.Evaluations) + ")";
     if (!Result.Description.empty())
       Summary += ": " + Result.Description;
+    if (!Result.Verdict.empty())
+      Summary += "; " + Result.VerdictReason;
     showMessage(MessageType::Info, Summary);
   } else {
     showMessage(MessageType::Warning, "MaxCode: the editor did not apply the " +

@@ -96,6 +96,11 @@ llvm::Expected<OptimizeResult> lsp::parseOptimizeOutput(llvm::StringRef Text) {
   R.MinSpeedup = J->getNumber("min_speedup").value_or(1.0);
   R.Evaluations = static_cast<unsigned>(
       std::max<int64_t>(0, J->getInteger("evaluations").value_or(0)));
+  if (const llvm::json::Object *V = J->getObject("verification")) {
+    R.Verdict = V->getString("verdict").value_or("").str();
+    if (!R.Verdict.empty())
+      R.VerdictReason = V->getString("reason").value_or("").str();
+  }
   if (!R.Improved)
     return R;
   const llvm::json::Object *Winner = J->getObject("winner");

@@ -31,7 +31,24 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
     OS << "reason: " << R.Reason << "\n";
   if (R.Status == EvalStatus::Ok) {
     OS << llvm::formatv("ratio: {0:f3}x", R.Ratio);
-    if (R.Ratio == 1.0 && R.RawRatio != 1.0)
+    // What the credit is short of, in the words of the rule that cut it.
+    if (R.Suspect)
+      OS << llvm::formatv(" (suspect: measured {0:f3}x, which {1} "
+                          "contradicts; not credited)",
+                          R.RawRatio, R.CrossMeasure);
+    else if (R.Unverified)
+      OS << llvm::formatv(" (unverified: measured {0:f3}x on the inputs the "
+                          "search saw; not credited)",
+                          R.RawRatio);
+    else if (R.Unconfirmed && R.Ratio >= R.RawRatio)
+      OS << llvm::formatv(" (unconfirmed: {0} cannot judge it; credited its "
+                          "own figure)",
+                          R.CrossMeasure);
+    else if (R.Unconfirmed)
+      OS << llvm::formatv(" (unconfirmed: measured {0:f3}x, which {1} cannot "
+                          "judge; credited what {1} saw)",
+                          R.RawRatio, R.CrossMeasure);
+    else if (R.Ratio == 1.0 && R.RawRatio != 1.0)
       OS << llvm::formatv(" (measured {0:f3}x, inside the noise)", R.RawRatio);
     OS << llvm::formatv(" (spread +/-{0:f3}, noise {1:f1}%, {2} {3})\n",
                         R.RatioSpread, R.Noise * 100, R.Repetitions,
@@ -49,11 +66,16 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
     if (R.HeldOutTotal)
       OS << ", held-out " << R.HeldOutPassed << "/" << R.HeldOutTotal
          << " passed";
+    if (R.DerivedTotal)
+      OS << ", derived " << R.DerivedPassed << "/" << R.DerivedTotal
+         << " answered as the unmodified program does";
     OS << "\n";
   }
   if (R.CrossRatio)
-    OS << llvm::formatv("cross-check: {0:f3}x by {1}{2}\n", R.CrossRatio,
-                        R.CrossMeasure, R.Suspect ? " (suspect)" : "");
+    OS << llvm::formatv(
+        "cross-check: {0:f3}x by {1}{2}\n", R.CrossRatio, R.CrossMeasure,
+        R.verdict().empty() || R.Unverified ? std::string()
+                                            : " (" + R.verdict().str() + ")");
   if (R.FirstFailure) {
     const TestFailure &F = *R.FirstFailure;
     OS << "failed test: " << F.Test;

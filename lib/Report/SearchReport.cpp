@@ -62,6 +62,8 @@ void maxcode::printSearchReportJSON(const SearchReport &R,
     if (R.Verification) {
       const ReportVerification &V = *R.Verification;
       W["verification"] = llvm::json::Object{{"status", V.Status},
+                                             {"verdict", V.Verdict},
+                                             {"reason", V.Reason},
                                              {"speedup", V.Ratio},
                                              {"raw_ratio", V.RawRatio},
                                              {"spread", V.Spread},
@@ -329,6 +331,9 @@ void maxcode::printSearchReportHTML(const SearchReport &R,
                      .str());
   else
     OS << "No verified improvement found; nothing changed.";
+  // What the figure falls short of, in the verification's words.
+  if (R.Verification && !R.Verification->Verdict.empty())
+    OS << " " << escape(R.Verification->Reason);
   OS << "</p>\n<p>"
      << escape(llvm::formatv("{0} evaluations ({1} from the store) of a "
                              "budget of {2}, {3:f1} s; the {4} policy, {5} "

@@ -27,7 +27,15 @@ static llvm::json::Object verificationJSON(const SearchSummary &S) {
                          {"ratio", V->Ratio},
                          {"raw_ratio", V->RawRatio},
                          {"shown_inputs_only", V->ShownInputsOnly},
-                         {"suspect", V->Suspect}};
+                         {"suspect", V->Suspect},
+                         {"unconfirmed", V->Unconfirmed},
+                         {"unverified", V->Unverified}};
+  if (!V->verdict().empty())
+    Ver["verdict"] = V->verdict();
+  if (V->DerivedTotal) {
+    Ver["derived_passed"] = V->DerivedPassed;
+    Ver["derived_total"] = V->DerivedTotal;
+  }
   // Only what applies: a ratio on the feedback inputs beside the one
   // reported is there only when the reported one is the held-out one.
   if (!V->TimedOn.empty())
@@ -130,6 +138,11 @@ static void printNoImprovement(const SearchSummary &S, llvm::raw_ostream &OS) {
                         V->RawRatio, S.Measure, V->CrossRatio, V->CrossMeasure);
     return;
   }
+  if (V && S.Candidate && V->ok() && (V->Unverified || V->Unconfirmed)) {
+    OS << "no verified improvement: the best candidate is " << V->verdict()
+       << " (" << V->Reason << "), so it is not applied; nothing changed\n";
+    return;
+  }
   OS << "no verified improvement found";
   if (S.Candidate && V && V->ok())
     OS << llvm::formatv(" (the best candidate re-measured at {0:f3}x, "
@@ -168,11 +181,17 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
                             "dropped, below)",
                             S.Minimised->dropped(), S.Minimised->Edits.size())
                   .str();
-  OS << llvm::formatv("verified speedup: {0:f3}x (noise {1:f1}%, {2}){3}{4}\n",
-                      S.Speedup, S.Noise * 100, S.Measure,
-                      S.WinnerSummary.empty() ? " by " + S.WinnerDescription
-                                              : ": " + S.WinnerSummary,
-                      Dropped);
+  // A credit cut to what the other measure saw says so on the same line
+  // (rule 9).
+  std::string Verdict;
+  if (S.Verification && S.Verification->Unconfirmed)
+    Verdict = "; " + S.Verification->Reason;
+  OS << llvm::formatv(
+      "verified speedup: {0:f3}x (noise {1:f1}%, {2}){3}{4}{5}\n", S.Speedup,
+      S.Noise * 100, S.Measure,
+      S.WinnerSummary.empty() ? " by " + S.WinnerDescription
+                              : ": " + S.WinnerSummary,
+      Dropped, Verdict);
   // What a reviewer should look at before applying: calls the original does
   // not make that reach outside the program.
   for (const ApiUse &U : S.AddedCalls)

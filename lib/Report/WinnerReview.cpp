@@ -48,16 +48,22 @@ void maxcode::printWinnerReview(const WinnerReview &R, llvm::raw_ostream &OS) {
       OS << "plainer: " << T->ModelOutcome << "\n";
   }
   if (const std::optional<SanitizerVerdict> &S = R.Sanitizer) {
+    unsigned Own = S->Tests - S->DerivedInputs;
     if (S->Kind == SanitizerVerdict::Clean)
-      OS << llvm::formatv("sanitizers: no finding on {0} test{1} "
-                          "(AddressSanitizer, UndefinedBehaviorSanitizer){2}\n",
-                          S->Tests, S->Tests == 1 ? "" : "s",
-                          S->SkippedTests
-                              ? llvm::formatv("; {0} left out, where the "
-                                              "original has a finding",
-                                              S->SkippedTests)
-                                    .str()
-                              : std::string());
+      OS << llvm::formatv(
+          "sanitizers: no finding on {0} test{1}{3} "
+          "(AddressSanitizer, UndefinedBehaviorSanitizer){2}\n",
+          Own, Own == 1 ? "" : "s",
+          S->SkippedTests ? llvm::formatv("; {0} left out, where the "
+                                          "original has a finding",
+                                          S->SkippedTests)
+                                .str()
+                          : std::string(),
+          S->DerivedInputs
+              ? llvm::formatv(" and {0} derived input{1}", S->DerivedInputs,
+                              S->DerivedInputs == 1 ? "" : "s")
+                    .str()
+              : std::string());
     else
       OS << "sanitizers: not checked: " << S->Detail << "\n";
   }
@@ -82,8 +88,9 @@ void maxcode::addWinnerReviewJSON(const WinnerReview &R,
   }
   if (const std::optional<SanitizerVerdict> &S = R.Sanitizer) {
     llvm::json::Object SO{{"status", sanitizerStatusName(*S)},
-                          {"tests", S->Tests},
-                          {"skipped_tests", S->SkippedTests}};
+                          {"tests", S->Tests - S->DerivedInputs},
+                          {"skipped_tests", S->SkippedTests},
+                          {"derived_inputs", S->DerivedInputs}};
     if (!S->Detail.empty())
       SO["detail"] = S->Detail;
     O["sanitizers"] = std::move(SO);

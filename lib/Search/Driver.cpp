@@ -220,7 +220,8 @@ std::string configJSON(const RunOptions &Opts, const SearchConfig &C,
                          {"seed", int64_t(C.Seed)},
                          {"measure", optionValueName(Opts.Measure)},
                          {"sandbox", optionValueName(Sandbox)},
-                         {"held_out", Opts.HeldOutFraction}});
+                         {"held_out", Opts.HeldOutFraction},
+                         {"derived_inputs", Opts.DerivedInputs}});
   return OS.str();
 }
 } // namespace

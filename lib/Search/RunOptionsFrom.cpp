@@ -30,6 +30,8 @@ llvm::Error maxcode::applyOptions(const EffectiveOptions &O, RunOptions &Opts) {
   Opts.HoldoutCmd = O.HoldoutCommand;
   Opts.HoldoutBenchCmd = O.HoldoutBenchCommand;
   Opts.HeldOutFraction = O.HeldOut;
+  Opts.DerivedInputs = O.DerivedInputs;
+  Opts.CreditUnconfirmed = O.CreditUnconfirmed;
   Opts.AllowApis = O.AllowApi;
   Opts.AllowIsa = O.AllowIsa;
   Opts.PassEnv = O.PassEnv;

@@ -190,6 +190,8 @@ SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
     const EvalResult &V = *R.Verification;
     ReportVerification RV;
     RV.Status = evalStatusName(V.Status).str();
+    RV.Verdict = V.verdict().str();
+    RV.Reason = V.Reason;
     RV.Ratio = V.Ratio;
     RV.RawRatio = V.RawRatio;
     RV.Spread = V.RatioSpread;

@@ -102,6 +102,20 @@ std::vector<std::string> protectedPaths(const RunOptions &Opts,
       Out.push_back(makeAbsolutePath(*D));
   return Out;
 }
+/// Where program mode keeps the inputs it derives for \p File (rule 13):
+/// beside the store, one folder per source file, so that a user can find
+/// the one a variant failed and add it to the tests.
+std::string derivedInputsDir(llvm::StringRef File, llvm::StringRef StorePath) {
+  llvm::SmallString<256> Dir(
+      llvm::sys::path::parent_path(makeAbsolutePath(StorePath)));
+  std::string Hash =
+      llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(File)), true)
+          .substr(0, 8);
+  llvm::sys::path::append(Dir, "derived-inputs",
+                          llvm::sys::path::stem(File) + "-" + Hash);
+  return std::string(Dir);
+}
+
 /// libmaxcode-cupti.so beside the tool (build/lib or the installed lib);
 /// empty when this build has none.
 std::string cuptiLibraryPath(const RunOptions &Opts) {
@@ -361,6 +375,14 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
   C.Tolerance = Opts.Tolerance;
   C.MeasureTests = Opts.MeasureTests;
   C.HeldOutFraction = Opts.HeldOutFraction;
+  C.DerivedInputs = Opts.DerivedInputs;
+  C.CreditUnconfirmed = Opts.CreditUnconfirmed;
+  C.Seed = Opts.Search.Seed;
+  // Beside the store, or where the store would be when this run has none
+  // (--evaluate).
+  std::string DerivedBeside =
+      StorePath.empty() ? defaultStorePath(Opts) : StorePath.str();
+  C.DerivedDir = derivedInputsDir(S.File, DerivedBeside);
   C.BuildCmd = Opts.BuildCmd;
   C.TestCmd = Opts.TestCmd;
   C.BenchCmd = Opts.BenchCmd;
@@ -397,6 +419,10 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
     C.AllowApis.push_back(apiCategoryKey(ApiCategory::InstructionSet).str());
   C.PassEnv = Opts.PassEnv;
   C.Protected = protectedPaths(Opts, StorePath);
+  // The kept derived inputs and the program's answers to them: hidden with
+  // the store's own folder where that is ours, else on their own.
+  llvm::append_range(C.Protected, protectedPaths(Opts, DerivedBeside));
+  C.Protected.push_back(llvm::sys::path::parent_path(C.DerivedDir).str());
   return C;
 }
 

@@ -84,12 +84,24 @@ TEST(OutputCheckTest, PieRule) {
 }
 
 TEST(OutputCheckTest, AnswersAreHeldToTheBaselines) {
-  // Inside the tolerance, an answer is still the program's own: the last
-  // printed place, the baseline's own spread or 1e-12 of the value.
+  // Inside the tolerance, an answer is still the program's own: the
+  // baseline's last printed place, its own spread or 1e-12 of the value.
   std::vector<std::string> One = {"1.644933566848\n"};
   EXPECT_FALSE(compareWithBaseline(One, "1.644933566848\n"));
   EXPECT_FALSE(compareWithBaseline(One, "1.644933566849\n"));
-  EXPECT_FALSE(compareWithBaseline(One, "1.64493356685\n"));
+  EXPECT_FALSE(compareWithBaseline(One, "1.6449335668481\n"));
+  // Fewer digits never widen the bound (rule 6): pi^2/6 to seven places is
+  // within the variant's own last place, not the baseline's.
+  auto Coarse = compareWithBaseline(One, "1.64493356685\n");
+  ASSERT_TRUE(Coarse);
+  EXPECT_NE(Coarse->Detail.find("printed to 12 significant digits where the "
+                                "unmodified program prints 13"),
+            std::string::npos);
+  EXPECT_TRUE(compareWithBaseline(One, "1.6449341\n"));
+  EXPECT_TRUE(compareWithBaseline(One, "2\n"));
+  // Zeros are held to their last place.
+  EXPECT_FALSE(compareWithBaseline({"0.000\n"}, "0.0000\n"));
+  EXPECT_TRUE(compareWithBaseline({"0.000\n"}, "0.0\n"));
   auto F = compareWithBaseline(One, "1.644933066849\n");
   ASSERT_TRUE(F);
   EXPECT_EQ(F->Line, 1u);
@@ -111,9 +123,13 @@ TEST(OutputCheckTest, AnswersAreHeldToTheBaselines) {
   EXPECT_TRUE(compareWithBaseline({"7 yes 0.2500\n"}, "7 yes 0.2502\n"));
   EXPECT_FALSE(compareWithBaseline({"0.25\n"}, "0.25 0.5\n"));
   EXPECT_FALSE(compareWithBaseline({}, "0.3\n"));
-  // Exponents set the last place.
-  EXPECT_FALSE(compareWithBaseline({"1.5e-4\n"}, "1.6e-4\n"));
+  // Exponents set the last place; the tolerance bounds it where tighter:
+  // one unit of two printed digits is a tenth of the value.
+  EXPECT_FALSE(compareWithBaseline({"1.5e-4\n"}, "1.50000000e-4\n"));
+  EXPECT_TRUE(compareWithBaseline({"1.5e-4\n"}, "1.6e-4\n"));
   EXPECT_TRUE(compareWithBaseline({"1.50e-4\n"}, "1.52e-4\n"));
+  EXPECT_FALSE(compareWithBaseline({"2.5\n"}, "2.6\n", 0.1));
+  EXPECT_TRUE(compareWithBaseline({"2.5\n"}, "2.6\n"));
   EXPECT_TRUE(hasDecimalTokens("3 0.5\n"));
   EXPECT_FALSE(hasDecimalTokens("3 5 yes\n"));
 }
@@ -465,6 +481,14 @@ TEST(HeldOutTest, RememberedAnswerIsShownOnlyWhateverItsSpread) {
   // A 150x remembered beside the 1.1x a loaded machine reads held out.
   EXPECT_TRUE(fastOnlyOnShownInputs(measured(150, 10, 0.05, 150),
                                     measured(1.1, 0.05, 0.05, 1.1)));
+  // By what each input saved: all of its work shown, a tenth held out.
+  EvalResult Remembered = measured(150, 10, 0.05, 150);
+  Remembered.BaselineCost = 3e6;
+  Remembered.VariantCost = 2e4;
+  EvalResult Unseen = measured(1.1, 0.05, 0.05, 1.1);
+  Unseen.BaselineCost = 3e6;
+  Unseen.VariantCost = 2.7e6;
+  EXPECT_TRUE(fastOnlyOnShownInputs(Remembered, Unseen));
 }
 
 TEST(HeldOutTest, HonestSpeedupsAndNoiseAreNot) {
@@ -479,6 +503,20 @@ TEST(HeldOutTest, HonestSpeedupsAndNoiseAreNot) {
   // Far apart but within this noisy a run's margin.
   EXPECT_FALSE(fastOnlyOnShownInputs(measured(3, 0.3, 0.9, 3),
                                      measured(1.2, 0.2, 0.9, 1.2)));
+  // Start-up saved: the same on every input, a smaller ratio on larger
+  // ones (1.43x on a small input, 1.11x on a large one).
+  EvalResult Small = measured(1.43, 0.01, 0.01, 1.43);
+  Small.BaselineCost = 1e6;
+  Small.VariantCost = 0.7e6;
+  EvalResult Large = measured(1.11, 0.01, 0.01, 1.11);
+  Large.BaselineCost = 3e6;
+  Large.VariantCost = 2.7e6;
+  EXPECT_FALSE(fastOnlyOnShownInputs(Small, Large));
+  // Two inputs timed on one side, one on the other: per input, the same.
+  Large.BaselineCost = 1.5e6;
+  Large.VariantCost = 1.4e6;
+  EXPECT_TRUE(fastOnlyOnShownInputs(Small, Large));
+  EXPECT_FALSE(fastOnlyOnShownInputs(Small, Large, 1, 0.5));
 }
 
 TEST(EvalCacheTest, RoundTripsThroughSQLite) {

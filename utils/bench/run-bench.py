@@ -183,7 +183,11 @@ def search(args, problem, config, store, extra=()):
                 "error": (r.stderr.strip().splitlines() or ["?"])[-1]}
     ver = out.get("verification") or {}
     cross = "-"
-    if ver.get("suspect"):
+    # suspect, unconfirmed or unverified (docs/Evaluation.md, rules 9 and
+    # 10): what the reported figure, or the best candidate's, fell short of.
+    if ver.get("verdict"):
+        cross = ver["verdict"]
+    elif ver.get("suspect"):
         cross = "suspect"
     elif ver.get("cross_measure"):
         cross = "confirmed"
@@ -291,6 +295,8 @@ def aggregate(rows, problems):
                                if r.get("cross") == "confirmed"),
         "cross_not_judged": sum(1 for r in rows
                                 if r.get("cross") == "not judged"),
+        "unconfirmed": sum(1 for r in rows if r.get("cross") == "unconfirmed"),
+        "unverified": sum(1 for r in rows if r.get("cross") == "unverified"),
         "median": statistics.median(speedups) if speedups else 0.0,
         "improved_1_1": sum(s >= 1.1 for s in speedups) / max(1, len(rows)),
         "wrong_output_winners": sum(1 for r in rows if r["winner_checked"]
@@ -460,9 +466,12 @@ def markdown(result):
             L.append("%s: geomean %.3fx on held-out inputs, %.3fx on the "
                      "inputs the search saw; cross-check: %d confirmed, %d "
                      "not judged (too little work for wall time), %d "
-                     "suspect." % (name, a["geomean"], a["geomean_feedback"],
-                                   a["cross_confirmed"], a["cross_not_judged"],
-                                   a["suspect"]))
+                     "unconfirmed (credited what wall time saw), %d suspect; "
+                     "%d unverified (no unseen input could judge)." % (
+                         name, a["geomean"], a["geomean_feedback"],
+                         a["cross_confirmed"], a["cross_not_judged"],
+                         a.get("unconfirmed", 0), a["suspect"],
+                         a.get("unverified", 0)))
         if a and a.get("changed_lines_found_median") is not None:
             L.append("%s: minimisation: changed lines of the winning diffs, "
                      "median %g as found, %g as reported; geomean %.3fx as "

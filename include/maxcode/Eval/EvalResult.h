@@ -83,6 +83,10 @@ struct EvalResult {
   /// reach a proposer or critic.
   unsigned HeldOutPassed = 0;
   unsigned HeldOutTotal = 0;
+  /// Inputs derived from the tests (rule 13), checked where held-out tests
+  /// are: a variant must print the unmodified program's answers to them.
+  unsigned DerivedPassed = 0;
+  unsigned DerivedTotal = 0;
   std::optional<TestFailure> FirstFailure;
 
   // Measuring (Status == Ok only).
@@ -105,6 +109,15 @@ struct EvalResult {
   /// A verified speedup that the other CPU measure does not confirm (less
   /// than a third of the saving): reported as suspect, never applied.
   bool Suspect = false;
+  /// A verified speedup the other measure cannot judge (the work is below
+  /// what it resolves; DESIGN section 4, rule 9): credited at most what
+  /// that measure saw, never the primary's claim alone. RawRatio keeps the
+  /// primary's figure.
+  bool Unconfirmed = false;
+  /// A verification whose inputs the search never saw cannot judge the
+  /// speedup (too small, or none; rule 10): credited 1.0, never the ratio
+  /// on the inputs the search saw, which RawRatio keeps.
+  bool Unverified = false;
   /// Where the ratio was measured (DESIGN section 4, rule 10): "held-out"
   /// for a verification with held-out inputs, "feedback" for the inputs the
   /// search saw; empty for a search's own evaluations.
@@ -126,6 +139,11 @@ struct EvalResult {
   bool FromCache = false;
 
   bool ok() const { return Status == EvalStatus::Ok; }
+
+  /// "suspect", "unconfirmed" or "unverified": how a verification's figure
+  /// falls short of a confirmed speedup (docs/Evaluation.md, rules 9 and
+  /// 10); empty when it does not.
+  llvm::StringRef verdict() const;
 
   /// How far the measured ratio may be off, relative to it: the runs' noise
   /// or the ratios' spread (an absolute half-IQR) over their median. Two
@@ -149,14 +167,21 @@ struct SanitizerVerdict {
   /// original already has a finding on them.
   unsigned Tests = 0;
   unsigned SkippedTests = 0;
+  /// Of Tests, the inputs derived from the tests (rule 13).
+  unsigned DerivedInputs = 0;
 };
 
 /// Whether a variant measured \p Feedback on the inputs the search saw and
 /// \p HeldOut on inputs it did not is fast only on the former (DESIGN
 /// section 4, rule 10): resolvably faster there, and not, or far less, on
-/// the held-out ones.
+/// the held-out ones, and saving less on each held-out input (the costs
+/// are sums over \p FeedbackInputs and \p HeldOutInputs inputs) than half
+/// of what it saves on each shown one: a saving the same on every input
+/// (start-up) is an honest one that reads as a smaller ratio on larger
+/// inputs.
 bool fastOnlyOnShownInputs(const EvalResult &Feedback,
-                           const EvalResult &HeldOut);
+                           const EvalResult &HeldOut, double FeedbackInputs = 1,
+                           double HeldOutInputs = 1);
 
 /// Adds up \p Lines, each line's cost on one input as measured (a line may
 /// come once per input), into shares of \p Total, hottest first, the ten

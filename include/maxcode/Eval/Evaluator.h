@@ -53,6 +53,18 @@ struct EvalConfig {
   /// section 4, rule 5): they only verify a winner. At least one when there
   /// are two or more tests; 0 holds none out.
   double HeldOutFraction = 1.0 / 3;
+  /// Program mode: how many inputs to derive from the tests (DESIGN section
+  /// 4, rule 13; DerivedInputs.h), with Seed; the unmodified program's
+  /// answers to them are what a winner must print. One a variant fails is
+  /// kept in DerivedDir with that answer, so that a user can judge it and
+  /// add it to the tests; no build or run sees the folder.
+  unsigned DerivedInputs = 8;
+  uint64_t Seed = 0;
+  /// A speedup the cross-check cannot judge is credited its own figure,
+  /// not the other measure's (still unconfirmed; the user's choice, for a
+  /// machine whose wall time cannot resolve the workload).
+  bool CreditUnconfirmed = false;
+  std::string DerivedDir;
 
   /// Project mode: commands run in a sandbox copy of ProjectRoot, in the
   /// copy's root, with the variant's file substituted.
@@ -298,8 +310,10 @@ private:
   EvalCache *Cache;
   std::string Original;
   std::vector<TestCase> Tests;
-  /// Indices into Tests.
-  std::vector<size_t> Feedback, HeldOut, TimedTests, TimedHeldOut;
+  /// Indices into Tests. Derived: the inputs derived from the tests (rule
+  /// 13), after the user's; like held-out ones, only verifications run
+  /// them, and TimedHeldOut takes the costliest of both.
+  std::vector<size_t> Feedback, HeldOut, Derived, TimedTests, TimedHeldOut;
   TimingSet Timing = TimingSet::Feedback;
   /// Each test's cost in the baseline's check run: CPU seconds (under
   /// --measure=instructions, instructions; countBaselineTests), then wall.
@@ -329,6 +343,9 @@ private:
   std::map<MeasureMode, std::vector<double>> BaselineCost[2];
   std::map<MeasureMode, double> FloorCost[2];
   std::unique_ptr<Built> Null; ///< The empty program, for floorCost.
+  /// The inputs derived from the tests and the baseline's answers (Derived),
+  /// for the evaluator's life.
+  std::optional<ScratchDir> DerivedFolder;
   std::string Fingerprint;
   mutable std::mutex StatsMutex;
   double ProcessTime = 0;

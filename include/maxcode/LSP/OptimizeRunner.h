@@ -62,6 +62,10 @@ struct OptimizeResult {
   /// never sent as an edit; the review note says where.
   std::string Refused;
   unsigned Evaluations = 0;
+  /// How the verification's figure falls short of a confirmed speedup
+  /// ("unconfirmed", "unverified", "suspect"; empty when it does not) and
+  /// why, in the verification's words (docs/Evaluation.md, rules 9, 10).
+  std::string Verdict, VerdictReason;
   /// The whole new text of the file (when Improved).
   std::string NewText;
   std::string Description;

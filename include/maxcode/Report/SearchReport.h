@@ -62,6 +62,9 @@ struct ReportNode {
 
 struct ReportVerification {
   std::string Status;
+  /// "suspect", "unconfirmed", "unverified" or empty (EvalResult::verdict),
+  /// and the verification's reason.
+  std::string Verdict, Reason;
   double Ratio = 0;
   double RawRatio = 0;
   double Spread = 0;

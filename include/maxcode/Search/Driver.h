@@ -65,6 +65,8 @@ struct RunOptions {
   std::string HoldoutCmd;             ///< Project mode's held-out tests.
   std::string HoldoutBenchCmd;        ///< Project mode's held-out bench.
   double HeldOutFraction = 1.0 / 3;   ///< Program mode's held-out share.
+  unsigned DerivedInputs = 8;         ///< Program mode's derived inputs.
+  bool CreditUnconfirmed = false;     ///< --credit-unconfirmed.
   std::vector<std::string> AllowApis; ///< --allow-api.
   std::vector<std::string> PassEnv;   ///< --pass-env.
   uint64_t MaxTreeBytes = 2ull << 30; ///< --max-tree-size.

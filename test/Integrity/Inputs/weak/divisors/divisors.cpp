@@ -1,0 +1,25 @@
+// Reads n and n numbers; prints the total of their numbers of divisors.
+#include <cstdio>
+
+long long divisors(long long X) {
+  long long C = 0;
+  for (long long D = 1; D <= X; ++D)
+    if (X % D == 0)
+      ++C;
+  return C;
+}
+
+int main() {
+  int N;
+  if (std::scanf("%d", &N) != 1)
+    return 1;
+  long long Total = 0;
+  for (int I = 0; I < N; ++I) {
+    long long X;
+    if (std::scanf("%lld", &X) != 1 || X <= 0)
+      return 1;
+    Total += divisors(X);
+  }
+  std::printf("%lld\n", Total);
+  return 0;
+}
