@@ -162,6 +162,25 @@ maxcode::deriveInputs(llvm::ArrayRef<std::string> Inputs,
       Low = std::min(Low, R.first);
       High = std::max(High, R.second);
     }
+    // Where the tests disagree at a place (line, column), a value there
+    // stays within what they use: the order of the template's values alone
+    // let a loop bound take the size of an array's length on its line,
+    // thousands of times the work of any test. A place only one test has
+    // (the tail of a longer list), or where all agree, is free within the
+    // order.
+    std::map<int64_t, std::pair<int64_t, int64_t>> Place;
+    for (const Token &T : P.Tokens) {
+      if (!T.Integer)
+        continue;
+      auto R = Range[{T.Line, T.Column}];
+      if (R.first == R.second)
+        continue;
+      auto [It, Added] = Place.try_emplace(T.Value, R);
+      if (!Added) {
+        It->second.first = std::max(It->second.first, R.first);
+        It->second.second = std::min(It->second.second, R.second);
+      }
+    }
     std::map<int64_t, int64_t> New;
     int64_t Previous = INT64_MIN;
     for (auto It = Values.begin(); It != Values.end(); ++It) {
@@ -176,6 +195,10 @@ maxcode::deriveInputs(llvm::ArrayRef<std::string> Inputs,
       // A value beside a fixed one keeps clear of it on that side.
       if (Previous != INT64_MIN && Fixed.count(Previous))
         Lo = std::max(Lo, Previous + 1);
+      if (auto It = Place.find(V); It != Place.end()) {
+        Lo = std::max(Lo, It->second.first);
+        Hi = std::min(Hi, It->second.second);
+      }
       if (Lo > Hi)
         Lo = Hi = V;
       int64_t Drawn =

@@ -90,6 +90,40 @@ TEST(DerivedInputsTest, WithinTheRangesTheTestsUse) {
   }
 }
 
+TEST(DerivedInputsTest, APlaceTheTestsVaryStaysWithinThem) {
+  // Rounds, a buffer's length and a loop bound: the loop bound lies between
+  // the rounds and the length in the template's order, but the tests never
+  // take it past 5000; a derived input that did would ask for hundreds of
+  // times their work.
+  std::vector<std::string> Tests = {"300 1048576 4000\n", "250 1048576 3000\n",
+                                    "200 524288 5000\n"};
+  auto Made = deriveInputs(Tests, {0, 1, 2}, 30, 7);
+  ASSERT_GE(Made.size(), 10u);
+  for (const DerivedInput &D : Made) {
+    auto B = tokens(D.Text);
+    EXPECT_GE(value(B[0][0]), 200) << D.Text;
+    EXPECT_LE(value(B[0][0]), 300) << D.Text;
+    EXPECT_GE(value(B[0][1]), 524288) << D.Text;
+    EXPECT_LE(value(B[0][1]), 1048576) << D.Text;
+    EXPECT_GE(value(B[0][2]), 3000) << D.Text;
+    EXPECT_LE(value(B[0][2]), 5000) << D.Text;
+  }
+}
+
+TEST(DerivedInputsTest, AListLongerThanTheOthersStillDraws) {
+  // The tail of the longest list is at places no other test has: it is
+  // drawn within the template's order, not held where it is.
+  std::vector<std::string> Tests = {"3\n5 9 2\n", "6\n4 8 1 30 20 10\n"};
+  auto Made = deriveInputs(Tests, {1, 0}, 8, 3);
+  bool TailMoved = false;
+  for (const DerivedInput &D : Made)
+    if (D.Template == 1) {
+      auto B = tokens(D.Text);
+      TailMoved |= B[1][3] != "30" || B[1][4] != "20" || B[1][5] != "10";
+    }
+  EXPECT_TRUE(TailMoved);
+}
+
 TEST(DerivedInputsTest, WordsDecimalsAndSpacingStay) {
   std::vector<std::string> Tests = {"abc 17 2.50  -8\r\n  x 400 0\n#\n"};
   auto Made = deriveInputs(Tests, {0}, 3, 9);

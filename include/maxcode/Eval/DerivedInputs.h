@@ -41,8 +41,10 @@ struct DerivedInput {
 /// equality between two numbers of the input holds (an index stays below
 /// the count it indexes, l stays at most r, a sorted list stays sorted).
 /// The smallest and largest may move out to the range the tests use at
-/// that place (line and column). An input with nothing to draw yields
-/// nothing; duplicates and copies of a test are left out.
+/// that place (line and column). Where the tests hold different values at
+/// a place, a value there also stays within them, so that no derived input
+/// asks for far more work than the tests do. An input with nothing to draw
+/// yields nothing; duplicates and copies of a test are left out.
 std::vector<DerivedInput> deriveInputs(llvm::ArrayRef<std::string> Inputs,
                                        llvm::ArrayRef<size_t> Order,
                                        unsigned Count, uint64_t Seed);
