@@ -107,6 +107,50 @@ static llvm::Expected<LoadedDatabase> loadFromDirectory(llvm::StringRef Dir) {
                                  "'");
 }
 
+namespace {
+/// The flags after "--" for a CUDA file, as nvcc's command: the parse
+/// translates them with nvcc's table, the build runs nvcc with them.
+class NvccFlagsDatabase : public CompilationDatabase {
+public:
+  explicit NvccFlagsDatabase(std::vector<std::string> Flags)
+      : Fixed(".", Flags) {}
+  std::vector<CompileCommand>
+  getCompileCommands(llvm::StringRef File) const override {
+    std::vector<CompileCommand> Out = Fixed.getCompileCommands(File);
+    for (CompileCommand &C : Out)
+      if (compilesAsCuda(C.CommandLine, C.Filename) && !C.CommandLine.empty())
+        C.CommandLine.front() = "nvcc";
+    return Out;
+  }
+
+private:
+  FixedCompilationDatabase Fixed;
+};
+} // namespace
+
+std::unique_ptr<CompilationDatabase>
+maxcode::loadFlagsAfterDashDash(int &Argc, const char *const *Argv,
+                                std::string &Error) {
+  int DashDash = 0;
+  while (DashDash < Argc && llvm::StringRef(Argv[DashDash]) != "--")
+    ++DashDash;
+  if (DashDash == Argc)
+    return nullptr;
+  std::vector<std::string> Flags(Argv + DashDash + 1, Argv + Argc);
+  if (isSpelledForNvcc(Flags)) {
+    Argc = DashDash;
+    return std::make_unique<NvccFlagsDatabase>(std::move(Flags));
+  }
+  std::unique_ptr<CompilationDatabase> DB =
+      FixedCompilationDatabase::loadFromCommandLine(Argc, Argv, Error);
+  // The driver's own words begin "error: ": said once, naming the input.
+  llvm::StringRef Said = llvm::StringRef(Error).trim();
+  Said.consume_front("error: ");
+  if (!Said.empty())
+    Error = "the flags after --: " + Said.str();
+  return DB;
+}
+
 llvm::Expected<LoadedDatabase> maxcode::loadCompilationDatabase(
     llvm::StringRef BuildPath,
     std::shared_ptr<CompilationDatabase> FlagsAfterDashDash,

@@ -72,6 +72,22 @@ const Target *FileTargets::find(llvm::StringRef Name) const {
   return nullptr;
 }
 
+const Target *FileTargets::find(const Target &Like) const {
+  const Target *Best = nullptr;
+  auto Distance = [&](const Target &T) {
+    return T.Line > Like.Line ? T.Line - Like.Line : Like.Line - T.Line;
+  };
+  for (const Target &T : Targets) {
+    if (T.Name != Like.Name)
+      continue;
+    if (!Best || (T.USR == Like.USR && Best->USR != Like.USR) ||
+        ((T.USR == Like.USR) == (Best->USR == Like.USR) &&
+         Distance(T) < Distance(*Best)))
+      Best = &T;
+  }
+  return Best;
+}
+
 llvm::Expected<FileTargets> maxcode::parseTargets(
     const clang::tooling::CompileCommand &Command, llvm::StringRef File,
     const ParseSettings &Settings, llvm::raw_ostream &Diags,

@@ -433,6 +433,33 @@ static void dropUnknownOptions(std::vector<std::string> &Out,
   Out = std::move(Kept);
 }
 
+bool maxcode::isSpelledForNvcc(llvm::ArrayRef<std::string> Flags) {
+  std::vector<const char *> Argv;
+  for (const std::string &F : Flags)
+    Argv.push_back(F.c_str());
+  unsigned MissingIndex = 0, MissingCount = 0;
+  llvm::opt::InputArgList Parsed = clang::getDriverOptTable().ParseArgs(
+      Argv, MissingIndex, MissingCount,
+      llvm::opt::Visibility(clang::options::ClangOption));
+  for (const llvm::opt::Arg *A : Parsed) {
+    llvm::StringRef Spelling = Flags[A->getIndex()];
+    std::string Value;
+    bool Joined = false;
+    const nvcc::NvccFlag *Row = nvcc::lookupNvccFlag(Spelling, Value, Joined);
+    if (!Row)
+      continue;
+    // Unknown to Clang, or nvcc's host-compiler pass-through (Clang's
+    // driver lists a hidden `-Xcompiler` flag that takes no value).
+    if (A->getOption().getKind() == llvm::opt::Option::UnknownClass ||
+        Row->Action == nvcc::NvccAction::HostFlags)
+      return true;
+    if (Spelling == "-arch" && A->getNumValues() == 1 &&
+        !clangGpuArchFor(A->getValue()).empty())
+      return true;
+  }
+  return false;
+}
+
 std::vector<std::string>
 maxcode::adjustForParsing(llvm::ArrayRef<std::string> Args,
                           llvm::StringRef File, llvm::StringRef Directory,

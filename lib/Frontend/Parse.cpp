@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "maxcode/Frontend/NvccAdjuster.h"
 #include "maxcode/Frontend/ParseSupport.h"
 #include "maxcode/Frontend/Prelude.h"
 #include "maxcode/Frontend/Target.h"
@@ -18,6 +19,7 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -80,7 +82,22 @@ parseAdjusted(const tooling::CompileCommand &Command,
   tooling::ClangTool Tool(DB, {File.str()},
                           std::make_shared<PCHContainerOperations>(),
                           privateFileSystem());
-  if (Contents)
+  // A launch whose chevrons are spelled apart is read as nvcc reads it, in
+  // the parse's own copy of the text only.
+  std::unique_ptr<llvm::MemoryBuffer> OnDisk, Closed;
+  if (compilesAsCuda(Adjusted.CommandLine, File)) {
+    if (!Contents)
+      if (auto Buf = llvm::MemoryBuffer::getFile(File); Buf) {
+        OnDisk = std::move(*Buf);
+        Contents = OnDisk->getBuffer();
+      }
+    if (Contents)
+      if (std::optional<std::string> Text = closeUpLaunchChevrons(*Contents))
+        Closed = llvm::MemoryBuffer::getMemBufferCopy(*Text, File);
+  }
+  if (Closed)
+    Tool.mapVirtualFile(File, Closed->getBuffer());
+  else if (Contents && !OnDisk)
     Tool.mapVirtualFile(File, *Contents);
   DiagnosticOptions DiagOpts;
   DiagOpts.ShowColors = false;
@@ -121,6 +138,17 @@ parseAdjusted(const tooling::CompileCommand &Command,
         "listed");
   ParsedFile P;
   P.AST = std::move(ASTs.front());
+  if (Closed) {
+    // The same offsets and lines: what reads the source manager from here
+    // on (rules, diffs, the device pass) reads the user's spelling. The
+    // text Clang read stays with the source manager, as long as the tokens
+    // that point into it (a macro's literals).
+    SourceManager &SM = P.AST->getSourceManager();
+    if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID()))
+      SM.overrideFileContents(
+          *Main, llvm::MemoryBuffer::getMemBufferCopy(*Contents, File));
+    SM.createFileID(std::move(Closed));
+  }
   P.File = File.str();
   P.Command = Command;
   P.ParseArgs = Adjusted.CommandLine;

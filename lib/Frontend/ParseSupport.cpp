@@ -7,6 +7,7 @@
 #include "maxcode/Frontend/ParseSupport.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Lex/DependencyDirectivesScanner.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace maxcode;
@@ -79,4 +80,102 @@ void SyntaxAwarePrinter::HandleDiagnostic(DiagnosticsEngine::Level Level,
   }
   ShowNotes = true;
   TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
+}
+
+namespace {
+/// One token of a raw lexing: its kind and where its characters are.
+struct RawToken {
+  tok::TokenKind Kind;
+  unsigned Begin, End;
+  bool IsOperatorKeyword;
+};
+
+/// How many of \p C the punctuator \p K is made of (`<<` is two `<`), or 0.
+unsigned chevronCount(tok::TokenKind K, char C) {
+  if (C == '<')
+    return K == tok::less ? 1 : K == tok::lessless ? 2 : 0;
+  return K == tok::greater ? 1 : K == tok::greatergreater ? 2 : 0;
+}
+
+/// The tokens from \p I that make three \p C, as [I, End); none when they
+/// do not (or already are one `<<<`/`>>>` token).
+std::optional<size_t> threeChevrons(llvm::ArrayRef<RawToken> Toks, size_t I,
+                                    char C) {
+  unsigned Count = 0;
+  size_t J = I;
+  while (J < Toks.size() && Count < 3 && chevronCount(Toks[J].Kind, C))
+    Count += chevronCount(Toks[J++].Kind, C);
+  if (Count != 3 || J - I < 2)
+    return std::nullopt;
+  return J;
+}
+} // namespace
+
+std::optional<std::string>
+maxcode::closeUpLaunchChevrons(llvm::StringRef Text) {
+  LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CUDA = true;
+  SourceLocation Start; // Offsets: locations relative to the buffer.
+  Lexer L(Start, LO, Text.begin(), Text.begin(), Text.end());
+  std::vector<RawToken> Toks;
+  for (Token T; !L.LexFromRawLexer(T) || T.isNot(tok::eof);) {
+    if (T.is(tok::eof))
+      break;
+    unsigned B = T.getLocation().getRawEncoding() - Start.getRawEncoding();
+    Toks.push_back(
+        {T.getKind(), B, B + T.getLength(),
+         T.is(tok::raw_identifier) && T.getRawIdentifier() == "operator"});
+  }
+  std::string Out = Text.str();
+  // The chevrons of [I, J) become `<<<` (or `>>>`), followed by the
+  // whitespace and comments that were between them.
+  auto CloseUp = [&](size_t I, size_t J, char C) {
+    unsigned B = Toks[I].Begin, E = Toks[J - 1].End;
+    std::string Between;
+    for (unsigned K = B; K < E; ++K)
+      if (Text[K] != C)
+        Between += Text[K];
+    Out.replace(B, E - B, std::string(3, C) + Between);
+  };
+  bool Changed = false;
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    if (I > 0 && Toks[I - 1].IsOperatorKeyword)
+      continue;
+    bool JoinedOpen = Toks[I].Kind == tok::lesslessless;
+    std::optional<size_t> Open =
+        JoinedOpen ? std::optional<size_t>(I + 1) : threeChevrons(Toks, I, '<');
+    if (!Open)
+      continue;
+    // The configuration ends at the first three `>` outside brackets that
+    // a `(` follows.
+    int Depth = 0;
+    for (size_t K = *Open; K < Toks.size() && Depth >= 0; ++K) {
+      tok::TokenKind Kind = Toks[K].Kind;
+      if (Kind == tok::semi)
+        break;
+      if (Kind == tok::l_paren || Kind == tok::l_square || Kind == tok::l_brace)
+        ++Depth;
+      if (Kind == tok::r_paren || Kind == tok::r_square || Kind == tok::r_brace)
+        --Depth;
+      if (Depth != 0)
+        continue;
+      std::optional<size_t> Close;
+      if (Kind == tok::greatergreatergreater)
+        Close = K + 1;
+      else if (!(Close = threeChevrons(Toks, K, '>')))
+        continue;
+      if (*Close >= Toks.size() || Toks[*Close].Kind != tok::l_paren)
+        continue;
+      if (!JoinedOpen)
+        CloseUp(I, *Open, '<');
+      if (Kind != tok::greatergreatergreater)
+        CloseUp(K, *Close, '>');
+      Changed |= !JoinedOpen || Kind != tok::greatergreatergreater;
+      I = *Close - 1;
+      break;
+    }
+  }
+  if (!Changed)
+    return std::nullopt;
+  return Out;
 }

@@ -64,6 +64,14 @@ void maxcode::rankTargets(std::vector<Target> &Targets) {
                    });
 }
 
+std::string maxcode::targetSelector(const Target &T,
+                                    llvm::ArrayRef<Target> All) {
+  bool Shared = llvm::any_of(All, [&](const Target &O) {
+    return O.Name == T.Name && (O.Line != T.Line || O.File != T.File);
+  });
+  return Shared ? T.Name + ":" + std::to_string(T.Line) : T.Name;
+}
+
 llvm::Expected<std::vector<Target>>
 maxcode::selectTargets(const std::vector<Target> &Ranked, llvm::StringRef Names,
                        llvm::ArrayRef<BlockedTarget> Blocked) {
@@ -80,10 +88,17 @@ maxcode::selectTargets(const std::vector<Target> &Ranked, llvm::StringRef Names,
   }
   if (Names.trim().empty())
     return std::vector<Target>{Ranked.front()};
+  // A name, or NAME:LINE for one of several definitions of a name
+  // (overloads), as --list-targets prints it.
+  auto Selects = [](const Target &T, llvm::StringRef W) {
+    return T.Name == W || W == T.Name + ":" + std::to_string(T.Line);
+  };
   auto IsKnown = [&](llvm::StringRef W) {
-    return llvm::any_of(Ranked, [&](const Target &T) { return T.Name == W; }) ||
-           llvm::any_of(Blocked,
-                        [&](const BlockedTarget &B) { return B.T.Name == W; });
+    return llvm::any_of(Ranked,
+                        [&](const Target &T) { return Selects(T, W); }) ||
+           llvm::any_of(Blocked, [&](const BlockedTarget &B) {
+             return Selects(B.T, W);
+           });
   };
   // Names hold commas of their own (`Cache<K, V>::get`, as --list-targets
   // prints them), so the list is cut at a comma only where the longest run
@@ -109,10 +124,22 @@ maxcode::selectTargets(const std::vector<Target> &Ranked, llvm::StringRef Names,
   std::vector<Target> Out;
   for (llvm::StringRef W : Wanted) {
     auto It =
-        llvm::find_if(Ranked, [&](const Target &T) { return T.Name == W; });
+        llvm::find_if(Ranked, [&](const Target &T) { return Selects(T, W); });
+    if (It != Ranked.end() &&
+        std::count_if(Ranked.begin(), Ranked.end(),
+                      [&](const Target &T) { return Selects(T, W); }) > 1) {
+      std::string Which;
+      for (const Target &T : Ranked)
+        if (Selects(T, W))
+          Which += (Which.empty() ? "" : ", ") + targetSelector(T, Ranked) +
+                   " (" + llvm::sys::path::filename(T.File).str() + ")";
+      return llvm::createStringError("target '" + W.str() + "' names " +
+                                     "several definitions: " + Which +
+                                     "; name one as --target=NAME:LINE");
+    }
     if (It == Ranked.end()) {
       auto B = llvm::find_if(
-          Blocked, [&](const BlockedTarget &B) { return B.T.Name == W; });
+          Blocked, [&](const BlockedTarget &B) { return Selects(B.T, W); });
       if (B != Blocked.end())
         return BlockedError(*B);
       std::string Known;
@@ -171,14 +198,25 @@ const ValueDecl *declNamedBy(const Expr *E) {
 }
 
 /// Adds the kernels \p E names to \p Out: a kernel (or kernel template)
-/// named directly, either kernel of a conditional, or a local function
-/// pointer initialised with one (`auto K = Fast ? kernelA : kernelB;`).
+/// named directly, either kernel of a conditional, a local function
+/// pointer initialised with one (`auto K = Fast ? kernelA : kernelB;`), or
+/// an element of a local array of them (`void (*K[])(float *) = {kA, kB};
+/// K[i]<<<g, b>>>(p)`: a launch of each).
 void addKernelsNamedBy(const Expr *E,
                        llvm::SmallVectorImpl<const FunctionDecl *> &Out,
                        unsigned Depth = 0) {
   if (!E || Depth > 4)
     return;
   E = E->IgnoreParenCasts();
+  if (const auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+    const auto *A = dyn_cast_or_null<VarDecl>(declNamedBy(S->getBase()));
+    if (A && !isa<ParmVarDecl>(A) && A->isLocalVarDecl() &&
+        A->getType()->isArrayType())
+      if (const auto *List = dyn_cast_or_null<InitListExpr>(A->getInit()))
+        for (const Expr *Element : List->inits())
+          addKernelsNamedBy(Element, Out, Depth + 1);
+    return;
+  }
   if (const auto *C = dyn_cast<AbstractConditionalOperator>(E)) {
     addKernelsNamedBy(C->getTrueExpr(), Out, Depth + 1);
     addKernelsNamedBy(C->getFalseExpr(), Out, Depth + 1);

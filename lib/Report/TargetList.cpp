@@ -105,13 +105,15 @@ void maxcode::printTargetsText(llvm::ArrayRef<Target> Targets,
     return;
   }
   size_t NameW = 4, LocW = 8;
-  std::vector<std::string> Locs;
+  std::vector<std::string> Locs, Names;
   for (const Target &T : Targets) {
     Locs.push_back(llvm::formatv("{0}:{1}-{2}",
                                  llvm::sys::path::filename(T.File), T.Line,
                                  T.EndLine)
                        .str());
-    NameW = std::max(NameW, T.Name.size());
+    // As --target takes it: NAME:LINE where a name has several definitions.
+    Names.push_back(targetSelector(T, Targets));
+    NameW = std::max(NameW, Names.back().size());
     LocW = std::max(LocW, Locs.back().size());
   }
   // The inclusive share, beside the one that ranks, when a profile gave it.
@@ -127,7 +129,7 @@ void maxcode::printTargetsText(llvm::ArrayRef<Target> Targets,
       return S ? llvm::formatv("{0:f1}%", *S * 100).str() : std::string("-");
     };
     std::string Share = Percent(T.Share);
-    OS << llvm::left_justify(T.Name, NameW) << ' '
+    OS << llvm::left_justify(Names[I], NameW) << ' '
        << llvm::left_justify(targetKindName(T.Kind), 20) << ' '
        << llvm::left_justify(Locs[I], LocW) << ' '
        << llvm::right_justify(std::to_string(T.LoopDepth), 6) << ' '

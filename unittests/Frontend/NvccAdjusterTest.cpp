@@ -366,3 +366,54 @@ TEST(NvccAdjusterTest, CompilesAsCudaIsTheOneAnswer) {
   EXPECT_FALSE(compilesAsCuda({"g++", "-c", "a.cpp"}, "a.cpp"));
   EXPECT_FALSE(compilesAsCuda({"g++", "-c", "a.cuda.cpp"}, "a.cuda.cpp"));
 }
+
+namespace {
+
+TEST(CloseUpLaunchChevrons, SpacedLaunchesKeepOffsetsAndLines) {
+  llvm::StringRef Text = "void f() {\n"
+                         "  k<< <g, b >> > (p);\n"
+                         "  t<float> << <g, b>> >(p);\n"
+                         "  k<<\n      <g, b>>\n      >(p);\n"
+                         "  k<<<g, b>> >(p);\n"
+                         "}\n";
+  std::optional<std::string> Out = closeUpLaunchChevrons(Text);
+  ASSERT_TRUE(Out);
+  EXPECT_EQ(*Out, "void f() {\n"
+                  "  k<<< g, b >>>  (p);\n"
+                  "  t<float> <<< g, b>>> (p);\n"
+                  "  k<<<\n      g, b>>>\n      (p);\n"
+                  "  k<<<g, b>>> (p);\n"
+                  "}\n");
+  EXPECT_EQ(Out->size(), Text.size());
+}
+
+TEST(CloseUpLaunchChevrons, LeavesWhatIsNoLaunch) {
+  // Already closed up, template arguments' `>> >`, `operator<< <T>`, a
+  // shift, and a `<< <` without `>>>` and a call after it.
+  for (llvm::StringRef Text :
+       {"k<<<g, b>>>(p);",
+        "std::map<int, std::vector<std::pair<int, int>> > m;",
+        "operator<< <P>(o, P());", "int x = a << 2 > b;", "bool y = a << <b;"})
+    EXPECT_FALSE(closeUpLaunchChevrons(Text)) << Text.str();
+}
+
+TEST(CloseUpLaunchChevrons, ConfigurationWithBracketsAndTemplates) {
+  std::optional<std::string> Out = closeUpLaunchChevrons(
+      "k<< <dim3(f<int>(a), 2), std::min<int>(b, c)>> >(p);");
+  ASSERT_TRUE(Out);
+  EXPECT_EQ(*Out, "k<<< dim3(f<int>(a), 2), std::min<int>(b, c)>>> (p);");
+}
+
+TEST(IsSpelledForNvcc, NvccOnlyFlags) {
+  using V = std::vector<std::string>;
+  EXPECT_TRUE(isSpelledForNvcc(V{"-arch=sm_90", "-O3"}));
+  EXPECT_TRUE(isSpelledForNvcc(V{"-arch", "sm_90"}));
+  EXPECT_TRUE(isSpelledForNvcc(V{"-gencode", "arch=compute_90,code=sm_90"}));
+  EXPECT_TRUE(isSpelledForNvcc(V{"--use_fast_math"}));
+  EXPECT_TRUE(isSpelledForNvcc(V{"-Xcompiler", "-fopenmp"}));
+  EXPECT_FALSE(isSpelledForNvcc(V{"-x", "cuda", "--cuda-gpu-arch=sm_90"}));
+  EXPECT_FALSE(isSpelledForNvcc(V{"-std=c++17", "-O2", "-DN=3"}));
+  EXPECT_FALSE(isSpelledForNvcc(V{"--no-such-flag"}));
+}
+
+} // namespace

@@ -27,6 +27,16 @@ class raw_ostream;
 
 namespace maxcode {
 
+/// The database of the flags after "--" in \p Argv (\p Argc is cut to
+/// what comes before), as clang-tidy's, or null when there is no "--".
+/// Flags spelled for nvcc (`-arch=sm_90`, `-gencode ...`, `-Xcompiler`,
+/// `--use_fast_math`, `-rdc=true`: nvcc's table knows them, Clang's driver
+/// does not) make an nvcc command for CUDA files, translated for parsing
+/// and built as a database's nvcc command is. \p Error says what is wrong
+/// with them otherwise.
+std::unique_ptr<clang::tooling::CompilationDatabase>
+loadFlagsAfterDashDash(int &Argc, const char *const *Argv, std::string &Error);
+
 /// A compile database and where it came from, for messages.
 struct LoadedDatabase {
   /// The database with clangd's interpolation for files it does not list.

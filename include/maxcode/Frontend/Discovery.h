@@ -56,6 +56,11 @@ struct FileTargets {
   }
   /// The target named \p Name (qualified), or null.
   const Target *find(llvm::StringRef Name) const;
+  /// The target that is \p Like in this text (a variant of the one \p Like
+  /// was found in): the one of its name, and among several (overloads) the
+  /// one with its USR, else the one nearest its line; null when none has
+  /// its name.
+  const Target *find(const Target &Like) const;
 };
 
 /// The one pipeline from a file's command to its targets: parses \p File

@@ -68,6 +68,11 @@ std::string gccPredefinedMacros(llvm::ArrayRef<std::string> Argv,
 /// True when argv[0] is nvcc.
 bool isNvccCommand(llvm::ArrayRef<std::string> Args);
 
+/// True when \p Flags (no compiler name) are spelled for nvcc: one of them
+/// Clang's driver does not know and nvcc's table does, `-Xcompiler`, or
+/// `-arch` with a GPU architecture (Clang's `-arch` is Darwin's).
+bool isSpelledForNvcc(llvm::ArrayRef<std::string> Flags);
+
 /// True when \p File's name is a CUDA source's: `.cu` or `.cuh`, in any
 /// case.
 bool isCudaFileName(llvm::StringRef File);

@@ -49,6 +49,16 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> privateFileSystem();
 /// starts as \p Text does: the start-up floor of a measure.
 std::string directivesOnly(llvm::StringRef Text);
 
+/// \p Text, a CUDA file's, with every kernel launch's chevrons that are
+/// spelled apart (`k<< <g, b>> >(...)`, what some formatters write, or
+/// across lines) closed up as `<<<` and `>>>`, their whitespace moved after
+/// them: nvcc reads those as a launch, Clang as a shift and a comparison.
+/// Offsets and line breaks stay where they were, so every location in a
+/// parse of the result is one in \p Text. None when nothing is spelled
+/// apart. Read with Clang's lexer: `operator<< <T>` and the `>> >` that end
+/// nested template arguments are not launches.
+std::optional<std::string> closeUpLaunchChevrons(llvm::StringRef Text);
+
 /// The device-side parse (`--cuda-device-only`, libdevice not needed: the
 /// pass is only read) of the host-only parse arguments \p HostArgs; none when
 /// they are not a CUDA host-only parse.

@@ -170,6 +170,10 @@ const clang::FunctionDecl *findTargetDecl(ParsedFile &Parsed, const Target &T);
 /// estimate; ties keep source order.
 void rankTargets(std::vector<Target> &Targets);
 
+/// How --target names \p T among \p All: its name, or NAME:LINE where
+/// another definition of \p All has the same name (overloads).
+std::string targetSelector(const Target &T, llvm::ArrayRef<Target> All);
+
 /// The targets named by \p Names (qualified names, comma-separated), in that
 /// order; with no names, the first (top-ranked) target. An unknown name is an
 /// error listing the targets there are; a name in \p Blocked is an error
