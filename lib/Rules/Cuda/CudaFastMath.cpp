@@ -47,6 +47,13 @@ public:
   void propose(const RuleContext &Ctx,
                std::vector<RuleEdit> &Out) const override {
     struct Finder : RecursiveASTVisitor<Finder> {
+      const ASTContext &AST;
+      explicit Finder(const ASTContext &AST) : AST(AST) {}
+      /// What folds to a constant (`1.0f / 255.0f`) costs nothing at run
+      /// time: an intrinsic there would add the work it claims to save.
+      bool isConstant(const Expr *E) const {
+        return !E->isValueDependent() && E->isEvaluatable(AST);
+      }
       std::vector<const CallExpr *> Calls;
       std::vector<const BinaryOperator *> Divs;
       bool VisitCallExpr(CallExpr *C) {
@@ -56,9 +63,13 @@ public:
           return true;
         // The float overload only: no intrinsic keeps double precision.
         if (!FD->getReturnType()->isSpecificBuiltinType(BuiltinType::Float) ||
-            llvm::any_of(FD->parameters(), [](const ParmVarDecl *P) {
-              return !P->getType()->isSpecificBuiltinType(BuiltinType::Float);
-            }))
+            llvm::any_of(FD->parameters(),
+                         [](const ParmVarDecl *P) {
+                           return !P->getType()->isSpecificBuiltinType(
+                               BuiltinType::Float);
+                         }) ||
+            llvm::all_of(C->arguments(),
+                         [&](const Expr *A) { return isConstant(A); }))
           return true;
         Calls.push_back(C);
         return true;
@@ -67,12 +78,13 @@ public:
         if (B->getOpcode() == BO_Div &&
             B->getType()->isSpecificBuiltinType(BuiltinType::Float) &&
             B->getLHS()->getType()->isSpecificBuiltinType(BuiltinType::Float) &&
-            B->getRHS()->getType()->isSpecificBuiltinType(BuiltinType::Float))
+            B->getRHS()->getType()->isSpecificBuiltinType(BuiltinType::Float) &&
+            !isConstant(B))
           Divs.push_back(B);
         return true;
       }
     };
-    Finder F;
+    Finder F(Ctx.getASTContext());
     for (const FunctionDecl *FD : deviceFunctions(Ctx, false))
       F.TraverseStmt(FD->getBody());
     RuleEdit A = makeEdit("", 40);

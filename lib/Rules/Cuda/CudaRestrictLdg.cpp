@@ -84,6 +84,207 @@ bool launchesPassDistinctBuffers(
   return true;
 }
 
+/// Whether every use of a pointer in a function body only reads what it
+/// points to, so that its pointee may be made `const`: reads (`P[i]`,
+/// `*P`, `P->m` as values), pointer arithmetic and comparison, passing it
+/// to `const T *` or `const T &` parameters, const member calls, and copies
+/// into local pointers that themselves only read. Anything else counts as a
+/// write: assignment, compound assignment, ++ and --, overloaded operators
+/// and member calls on non-const objects, passing to a non-const parameter
+/// or reference, casts that drop `const`, atomics, inline asm, returning
+/// it, and whatever this does not recognise (an allow-list, not a
+/// deny-list: what it cannot read is never made const).
+class PointeeUses {
+public:
+  explicit PointeeUses(const Stmt *Body) {
+    if (Body)
+      index(Body);
+  }
+
+  bool onlyRead(const VarDecl *V) {
+    Seen.clear();
+    return usesOnlyRead(V);
+  }
+
+private:
+  bool usesOnlyRead(const VarDecl *V) {
+    if (!Seen.insert(V).second)
+      return true; // Already being checked: its other uses decide.
+    for (const auto &[Child, Parent] : Parents)
+      if (const auto *D = dyn_cast<DeclRefExpr>(Child))
+        if (D->getDecl() == V && !follow(D, Use::Variable))
+          return false;
+    return true;
+  }
+
+  /// What an expression on the way up designates.
+  enum class Use {
+    Variable, ///< The pointer variable itself, as an lvalue.
+    Pointer,  ///< A pointer value into the pointee.
+    Object,   ///< An lvalue within the pointee.
+  };
+
+  llvm::DenseMap<const Stmt *, const Stmt *> Parents;
+  llvm::SmallPtrSet<const VarDecl *, 4> Seen;
+
+  void index(const Stmt *S) {
+    for (const Stmt *C : S->children())
+      if (C) {
+        Parents[C] = S;
+        index(C);
+      }
+  }
+
+  static bool pointsToConst(QualType T) {
+    return T->isPointerType() && T->getPointeeType().isConstQualified();
+  }
+
+  /// A variable initialised from the pointer: one whose type points to
+  /// const, or a local `auto` (its type becomes const with the pointer's)
+  /// through which nothing writes. A `T *` one would not compile.
+  bool initialises(const VarDecl *V) {
+    if (pointsToConst(V->getType()))
+      return true;
+    return V->isLocalVarDecl() && V->getType()->getContainedDeducedType() &&
+           V->getType()->isPointerType() && usesOnlyRead(V);
+  }
+
+  /// Whether argument \p Arg of \p Call, designating \p U, is only read
+  /// by the callee.
+  static bool argumentRead(const CallExpr *Call, const Expr *Arg, Use U) {
+    unsigned I = 0;
+    while (I < Call->getNumArgs() && Call->getArg(I) != Arg)
+      ++I;
+    const FunctionDecl *F = Call->getDirectCallee();
+    if (I == Call->getNumArgs() || !F)
+      return false;
+    const auto *M = dyn_cast<CXXMethodDecl>(F);
+    if (isa<CXXOperatorCallExpr>(Call) && M && !M->isStatic()) {
+      // The object an overloaded member operator is called on.
+      if (I == 0)
+        return U == Use::Object && M->isConst();
+      --I;
+    }
+    if (I >= F->getNumParams())
+      return false; // Through `...`: unknown.
+    QualType T = F->getParamDecl(I)->getType();
+    if (U == Use::Pointer)
+      return pointsToConst(T);
+    return !T->isReferenceType() || T.getNonReferenceType().isConstQualified();
+  }
+
+  bool follow(const Expr *E, Use U) {
+    const Stmt *P = Parents.lookup(E);
+    while (P && isa<ParenExpr>(P)) {
+      E = cast<Expr>(P);
+      P = Parents.lookup(E);
+    }
+    if (!P)
+      return false;
+    if (const auto *C = dyn_cast<ImplicitCastExpr>(P)) {
+      switch (C->getCastKind()) {
+      case CK_LValueToRValue:
+        return U == Use::Object ||
+               (U == Use::Variable && follow(C, Use::Pointer));
+      case CK_ArrayToPointerDecay:
+        return U != Use::Pointer && follow(C, Use::Pointer);
+      case CK_PointerToBoolean:
+        return U == Use::Pointer;
+      case CK_NoOp:
+      case CK_BitCast:
+        if (U == Use::Pointer && pointsToConst(C->getType()))
+          return true;
+        if (U == Use::Object && C->getType().isConstQualified())
+          return true;
+        return C->getCastKind() == CK_NoOp && follow(C, U);
+      case CK_UncheckedDerivedToBase:
+      case CK_DerivedToBase:
+        return U == Use::Object
+                   ? follow(C, U)
+                   : U == Use::Pointer && pointsToConst(C->getType());
+      default:
+        return false;
+      }
+    }
+    // A cast written out reads only when it keeps the pointee const.
+    if (const auto *C = dyn_cast<ExplicitCastExpr>(P))
+      return U == Use::Pointer && pointsToConst(C->getType());
+    if (U == Use::Variable) {
+      // The pointer moved or replaced leaves its pointee alone; its
+      // address taken or bound to a reference does not.
+      if (const auto *Op = dyn_cast<UnaryOperator>(P))
+        return Op->isIncrementDecrementOp();
+      if (const auto *B = dyn_cast<BinaryOperator>(P))
+        return B->isAssignmentOp() && B->getLHS() == E;
+      return false;
+    }
+    if (const auto *S = dyn_cast<ArraySubscriptExpr>(P))
+      return U == Use::Pointer && S->getBase() == E && follow(S, Use::Object);
+    if (const auto *Op = dyn_cast<UnaryOperator>(P)) {
+      switch (Op->getOpcode()) {
+      case UO_Deref:
+        return U == Use::Pointer && follow(Op, Use::Object);
+      case UO_AddrOf:
+        return U == Use::Object && follow(Op, Use::Pointer);
+      case UO_LNot:
+        return U == Use::Pointer;
+      default:
+        return false;
+      }
+    }
+    if (const auto *M = dyn_cast<MemberExpr>(P)) {
+      if (M->getBase() != E || M->isArrow() != (U == Use::Pointer))
+        return false;
+      if (isa<FieldDecl>(M->getMemberDecl()))
+        return follow(M, Use::Object);
+      const auto *MD = dyn_cast<CXXMethodDecl>(M->getMemberDecl());
+      return MD && (MD->isConst() || MD->isStatic());
+    }
+    if (const auto *B = dyn_cast<BinaryOperator>(P)) {
+      if (U != Use::Pointer)
+        return false;
+      if (B->isAdditiveOp() && B->getType()->isPointerType())
+        return follow(B, Use::Pointer);
+      if (B->isComparisonOp() || B->isLogicalOp() || B->getOpcode() == BO_Sub)
+        return true;
+      if (B->getOpcode() == BO_Comma)
+        return B->getLHS() == E || follow(B, Use::Pointer);
+      return B->getOpcode() == BO_Assign && B->getRHS() == E &&
+             pointsToConst(B->getLHS()->getType());
+    }
+    if (const auto *C = dyn_cast<ConditionalOperator>(P))
+      return C->getCond() == E || follow(C, U);
+    if (const auto *Call = dyn_cast<CallExpr>(P))
+      return Call->getCallee() != E && argumentRead(Call, E, U);
+    if (const auto *C = dyn_cast<CXXConstructExpr>(P)) {
+      // A copy of (part of) the pointee: a const reference parameter.
+      const CXXConstructorDecl *Ctor = C->getConstructor();
+      for (unsigned I = 0; I < C->getNumArgs(); ++I)
+        if (C->getArg(I) == E)
+          return U == Use::Object && I < Ctor->getNumParams() &&
+                 Ctor->getParamDecl(I)->getType()->isReferenceType() &&
+                 Ctor->getParamDecl(I)
+                     ->getType()
+                     .getNonReferenceType()
+                     .isConstQualified();
+      return false;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(P)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D); V && V->getInit() == E) {
+          if (U == Use::Pointer)
+            return initialises(V);
+          return V->getType()->isReferenceType() &&
+                 V->getType().getNonReferenceType().isConstQualified();
+        }
+      return false;
+    }
+    if (isa<UnaryExprOrTypeTraitExpr>(P))
+      return true; // sizeof: not evaluated.
+    return false;
+  }
+};
+
 /// Types __ldg has an overload for.
 bool isLdgType(QualType T) {
   T = T.getCanonicalType().getUnqualifiedType();
@@ -99,45 +300,6 @@ bool isLdgType(QualType T) {
                       true)
                .Default(false);
   return false;
-}
-
-/// True when \p P is passed to a call (its pointee may be written there).
-bool passedToCall(const ParmVarDecl *P, const Stmt *Body) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const ParmVarDecl *P;
-    bool Found = false;
-    explicit Finder(const ParmVarDecl *P) : P(P) {}
-    bool VisitCallExpr(CallExpr *C) {
-      const FunctionDecl *Callee = C->getDirectCallee();
-      for (unsigned I = 0; I < C->getNumArgs(); ++I) {
-        const Expr *A = C->getArg(I);
-        // An element passed by value cannot be written through.
-        if (Callee && I < Callee->getNumParams()) {
-          QualType PT = Callee->getParamDecl(I)->getType();
-          if (!PT->isPointerType() &&
-              !(PT->isReferenceType() &&
-                !PT.getNonReferenceType().isConstQualified()))
-            continue;
-        }
-        const VarDecl *V = nullptr;
-        const Expr *X = A->IgnoreParenImpCasts();
-        if (const auto *U = dyn_cast<UnaryOperator>(X))
-          if (U->getOpcode() == UO_AddrOf)
-            X = U->getSubExpr()->IgnoreParenImpCasts();
-        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(X))
-          X = AS->getBase()->IgnoreParenImpCasts();
-        if (const auto *B = dyn_cast<BinaryOperator>(X))
-          X = B->getLHS()->IgnoreParenImpCasts();
-        if (const auto *D = dyn_cast<DeclRefExpr>(X))
-          V = dyn_cast<VarDecl>(D->getDecl());
-        if (V == P)
-          Found = true;
-      }
-      return true;
-    }
-  } F(P);
-  F.TraverseStmt(const_cast<Stmt *>(Body));
-  return F.Found;
 }
 
 class CudaRestrictLdgRule : public Rule {
@@ -156,14 +318,14 @@ public:
         continue;
       std::vector<unsigned> Ptrs;
       std::vector<bool> ReadOnly;
+      PointeeUses Uses(FD->getBody());
       for (unsigned I = 0; I < FD->getNumParams(); ++I) {
         const ParmVarDecl *P = FD->getParamDecl(I);
         if (!P->getType()->isPointerType() ||
             P->getType().isRestrictQualified())
           continue;
         Ptrs.push_back(I);
-        ReadOnly.push_back(!writesThrough(P, FD->getBody()) &&
-                           !passedToCall(P, FD->getBody()));
+        ReadOnly.push_back(Uses.onlyRead(P));
       }
       if (Ptrs.empty() || llvm::none_of(ReadOnly, [](bool B) { return B; }))
         continue;

@@ -37,6 +37,39 @@ bool hasConstantTripCount(const ForStmt *F, const ASTContext &AST) {
   return integerValue(Bound, AST).has_value();
 }
 
+/// The trip count of `for (int i = A; i < B; ++i)` (`<=`, `i++`, `i += 1`)
+/// with constant A and B; none for any other shape.
+std::optional<int64_t> tripCount(const ForStmt *F, const ASTContext &AST) {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Init || !Init->isSingleDecl() || !Cond ||
+      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+    return std::nullopt;
+  const auto *V = dyn_cast<VarDecl>(Init->getSingleDecl());
+  const auto *Counter =
+      dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
+  if (!V || !V->getInit() || !Counter || Counter->getDecl() != V)
+    return std::nullopt;
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+  bool StepOne = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    StepOne = U->isIncrementOp();
+  else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    StepOne = C->getOpcode() == BO_AddAssign &&
+              integerValue(C->getRHS(), AST) == std::optional<int64_t>(1);
+  std::optional<int64_t> From = integerValue(V->getInit(), AST);
+  std::optional<int64_t> To = integerValue(Cond->getRHS(), AST);
+  if (!StepOne || !From || !To)
+    return std::nullopt;
+  int64_t N = *To - *From + (Cond->getOpcode() == BO_LE);
+  return std::max<int64_t>(N, 0);
+}
+
+/// nvcc unrolls a loop of up to this many trips itself: a pragma there
+/// leaves the PTX as it was, an evaluation spent on nothing.
+constexpr int64_t UnrolledByNvcc = 16;
+
 class CudaUnrollRule : public Rule {
 public:
   CudaUnrollRule()
@@ -61,6 +94,9 @@ public:
           continue;
         auto R = statementRange(Ctx, F);
         if (!R || !startsLine(Ctx, R->getBegin()))
+          continue;
+        if (std::optional<int64_t> N = tripCount(F, AST);
+            N && *N <= UnrolledByNvcc)
           continue;
         Places.push_back({F, hasConstantTripCount(F, AST)});
       }
