@@ -128,13 +128,32 @@ maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
         return E;
     }
   }
-  llvm::Expected<tooling::Replacements> Cleaned =
-      format::cleanupAroundReplacements(
-          Code, InFileEndings.empty() ? Replaces : InFileEndings, Style);
-  if (!Cleaned)
-    return Cleaned.takeError();
+  const tooling::Replacements &Edits =
+      InFileEndings.empty() ? Replaces : InFileEndings;
+  llvm::Expected<tooling::Replacements> Merged =
+      format::cleanupAroundReplacements(Code, Edits, Style);
+  if (!Merged)
+    return Merged.takeError();
+  // The cleanup also runs on the lines next to an edit: it would drop the
+  // empty argument of a macro invocation there (`CHECK(, debug)` becomes
+  // `CHECK(debug)`, which the macro rejects). Of its deletions, only those
+  // at what the rule wrote, and those of the #include lines the rule
+  // removes, are kept.
+  tooling::Replacements Cleaned;
+  for (const tooling::Replacement &Rep : *Merged) {
+    unsigned B = Rep.getOffset(), E = B + Rep.getLength();
+    bool AtAnEdit = llvm::any_of(Edits, [&](const tooling::Replacement &W) {
+      return W.getOffset() != UINT_MAX && B <= W.getOffset() + W.getLength() &&
+             E >= W.getOffset();
+    });
+    bool OwnDeletion = !Rep.getReplacementText().empty() || AtAnEdit ||
+                       Code.substr(B, Rep.getLength()).contains("#include");
+    if (OwnDeletion)
+      if (llvm::Error Err = Cleaned.add(Rep))
+        return Err;
+  }
   llvm::Expected<std::string> Text =
-      tooling::applyAllReplacements(Code, *Cleaned);
+      tooling::applyAllReplacements(Code, Cleaned);
   if (!Text)
     return Text.takeError();
   // Format the text the rules wrote, not the lines they only deleted from,
@@ -146,8 +165,10 @@ maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
   // function after a pushed pragma, or the blank lines at the end of the
   // file would be laid out anew.
   std::vector<tooling::Range> Ranges, Lines;
+  // Ranges[I] with the line break that ends it, if it had one.
+  std::vector<tooling::Range> Spans;
   int Shift = 0;
-  for (const tooling::Replacement &Rep : *Cleaned) {
+  for (const tooling::Replacement &Rep : Cleaned) {
     llvm::StringRef Written = Rep.getReplacementText();
     unsigned Offset = Rep.getOffset() + Shift;
     Shift += int(Written.size()) - int(Rep.getLength());
@@ -164,15 +185,36 @@ maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
       Offset += Break;
       Written = Written.drop_front(Break);
     }
+    unsigned WithBreak = Written.size();
     if (Written.ends_with("\n"))
       Written = Written.drop_back(Written.ends_with("\r\n") ? 2 : 1);
-    if (!Written.empty())
-      (WholeLines ? Lines : Ranges)
-          .push_back(tooling::Range(Offset, Written.size()));
+    if (Written.empty())
+      continue;
+    (WholeLines ? Lines : Ranges)
+        .push_back(tooling::Range(Offset, Written.size()));
+    if (!WholeLines)
+      Spans.push_back(tooling::Range(Offset, WithBreak));
   }
+  // clang-format lays out the whole unwrapped line a range touches (a
+  // signature re-wrapped, tabs turned to spaces, a comment's trailing
+  // blanks stripped, `256 >> >` closed up); of its answer, only the
+  // whitespace runs that hold something the rule wrote are taken (or are
+  // all the rule's: the indentation after a line break it wrote before a
+  // statement), so that every byte the user wrote stays as it was.
   tooling::Replacements Layout;
   if (!Ranges.empty())
-    Layout = format::reformat(Style, *Text, Ranges, File);
+    for (const tooling::Replacement &Rep :
+         format::reformat(Style, *Text, Ranges, File)) {
+      unsigned B = Rep.getOffset(), E = B + Rep.getLength();
+      bool Touches = false;
+      for (size_t I = 0; I < Ranges.size(); ++I) {
+        const tooling::Range &R = Ranges[I], &S = Spans[I];
+        Touches |= (B < R.getOffset() + R.getLength() && E > R.getOffset()) ||
+                   (B >= S.getOffset() && E <= S.getOffset() + S.getLength());
+      }
+      if (Touches)
+        llvm::consumeError(Layout.add(Rep));
+    }
   if (!Lines.empty()) {
     for (const tooling::Replacement &Rep :
          format::reformat(Style, *Text, Lines, File)) {
