@@ -566,7 +566,7 @@ llvm::Expected<std::vector<ChatMessage>> maxcode::renderProposerPrompt(
       parseTargets(In.Command, In.File, In.Settings, DOS,
                    llvm::StringRef(Obs.CurrentText), ParseErrors::Fail);
   if (Parsed) {
-    if (const Target *T = Parsed->find(OT.Name))
+    if (const Target *T = Parsed->find(OT))
       Current = *T;
     Standard = languageStandard(Parsed->Host);
     if (Current)
@@ -814,7 +814,7 @@ llvm::Expected<std::vector<ChatMessage>> maxcode::renderSimplifyPrompt(
   if (!Parsed)
     return Parsed.takeError();
   if (CurrentOut)
-    if (const Target *T = Parsed->find(OT.Name))
+    if (const Target *T = Parsed->find(OT))
       *CurrentOut = *T;
   std::string Standard = languageStandard(Parsed->Host);
   std::string Diff = changes(Obs.OriginalText, Obs.CurrentText);

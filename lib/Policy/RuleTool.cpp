@@ -91,7 +91,9 @@ maxcode::listVariants(const ListVariantsOptions &Opts,
   R.Seed = Opts.Seed;
   // What touches the target first; under --scope=file, what touches only
   // the rest of the file after it, as a section of its own.
-  for (Variant &V : proposeWithRules(R)) {
+  std::vector<Variant> Proposed = proposeWithRules(R);
+  dropVariantsTheCompilerRejects(Seen, Proposed, L.Rejected, Diag);
+  for (Variant &V : Proposed) {
     bool OfTarget = llvm::any_of(
         V.Changes, [&](const VariantChange &C) { return C.Where == L.T.Name; });
     if (OfTarget)

@@ -7,6 +7,7 @@
 #include "maxcode/Policy/RulesPolicy.h"
 #include "maxcode/Frontend/Discovery.h"
 #include "maxcode/Policy/RulesProposer.h"
+#include "maxcode/Policy/VariantCheck.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -22,7 +23,7 @@ RulesProposer::propose(const Observation &Obs, unsigned K) {
   if (!Parsed)
     return llvm::createStringError("the rules cannot read this node: " +
                                    llvm::toString(Parsed.takeError()));
-  const Target *T = Parsed->find(Obs.OriginalTarget.Name);
+  const Target *T = Parsed->find(Obs.OriginalTarget);
   if (!T)
     return llvm::createStringError("target '" + Obs.OriginalTarget.Name +
                                    "' is not in this node's text");
@@ -39,8 +40,12 @@ RulesProposer::propose(const Observation &Obs, unsigned K) {
   // Ask for enough that K remain once what the tree has seen is dropped.
   R.MaxCount = K + std::min<unsigned>(Obs.SeenTextHashes.size(), 64);
   R.Seed = Seed + Obs.Depth;
+  std::vector<Variant> Proposed = proposeWithRules(R);
+  // What the build compiler rejects is neither evaluated nor counted.
+  std::vector<RejectedVariant> Rejected;
+  dropVariantsTheCompilerRejects(*R.Parsed, Proposed, Rejected, llvm::errs());
   std::vector<Variant> Out;
-  for (Variant &V : proposeWithRules(R)) {
+  for (Variant &V : Proposed) {
     if (Seen.count(variantHash(V.Text)))
       continue;
     Out.push_back(std::move(V));

@@ -6,6 +6,7 @@
 
 #include "maxcode/Report/RuleOutput.h"
 #include "maxcode/Support/Diff.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -58,11 +59,18 @@ void maxcode::printVariantListing(const VariantListing &L,
      << L.T.EndLine << "): " << Count(L.OfTarget.size()) << "\n";
   for (const Variant &V : L.OfTarget)
     Print(V);
-  if (L.Elsewhere.empty())
+  if (!L.Elsewhere.empty()) {
+    OS << "elsewhere in the file: " << Count(L.Elsewhere.size()) << "\n";
+    for (const Variant &V : L.Elsewhere)
+      Print(V);
+  }
+  if (L.Rejected.empty())
     return;
-  OS << "elsewhere in the file: " << Count(L.Elsewhere.size()) << "\n";
-  for (const Variant &V : L.Elsewhere)
-    Print(V);
+  // Not listed, not counted: the rules that made them are to blame.
+  OS << "rejected by the compiler: " << Count(L.Rejected.size()) << "\n";
+  for (const RejectedVariant &R : L.Rejected)
+    OS << "  [" << llvm::join(R.Rules, ",") << "] " << R.Description << ": "
+       << R.Compiler << ": " << R.Error << "\n";
 }
 
 llvm::Error maxcode::writeVariantFiles(const VariantListing &L,

@@ -10,6 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "maxcode/Frontend/CompilationDatabase.h"
 #include "maxcode/Policy/RuleTool.h"
 #include "maxcode/Report/EvalOutput.h"
 #include "maxcode/Report/RuleOutput.h"
@@ -263,6 +264,9 @@ static Expected<RunOptions> runOptionsFromFlags(
 }
 
 static int listTargetsMode(const RunOptions &Opts) {
+  // Reading modes hold nothing an interrupt must see finished: one ends
+  // the process within a second (installInterruptHandlers), non-zero.
+  BlockingWork Reading;
   auto L = listTargets(Opts, diag());
   if (!L)
     return fail(L.takeError());
@@ -274,6 +278,7 @@ static int listTargetsMode(const RunOptions &Opts) {
 }
 
 static int printParseCommandMode(const RunOptions &Opts) {
+  BlockingWork Reading; // As listTargetsMode.
   auto Commands = parseCommands(Opts, diag());
   if (!Commands)
     return fail(Commands.takeError());
@@ -285,6 +290,7 @@ static int printParseCommandMode(const RunOptions &Opts) {
 }
 
 static int listVariantsMode(const RunOptions &Opts) {
+  BlockingWork Reading; // As listTargetsMode.
   ListVariantsOptions LV;
   LV.Sources = Opts.Sources;
   LV.BuildPath = Opts.BuildPath;
@@ -297,6 +303,10 @@ static int listVariantsMode(const RunOptions &Opts) {
   LV.ProjectMode = !Opts.BuildCmd.empty();
   LV.AllowIsa = Opts.AllowIsa;
   auto L = listVariants(LV, diag());
+  // Its compile checks stop their nvcc at once; what they left unchecked is
+  // not listed.
+  if (interrupted())
+    return 128 + interruptSignal();
   if (!L)
     return fail(L.takeError());
   if (!WriteVariants.empty())
@@ -307,6 +317,7 @@ static int listVariantsMode(const RunOptions &Opts) {
 }
 
 static int printPromptMode(const RunOptions &Opts) {
+  BlockingWork Reading; // As listTargetsMode.
   auto P = firstProposerPrompt(Opts, diag());
   if (!P)
     return fail(P.takeError());
@@ -392,8 +403,7 @@ int main(int argc, const char **argv) {
   // Flags after "--" make a fixed database; strip them before parsing ours.
   std::string FixedError;
   std::unique_ptr<clang::tooling::CompilationDatabase> Fixed =
-      clang::tooling::FixedCompilationDatabase::loadFromCommandLine(argc, argv,
-                                                                    FixedError);
+      loadFlagsAfterDashDash(argc, argv, FixedError);
   cl::HideUnrelatedOptions(MaxcodeCategory);
   if (!cl::ParseCommandLineOptions(
           argc, argv,

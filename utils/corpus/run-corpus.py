@@ -26,6 +26,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -68,10 +69,11 @@ _NVCC_OUTPUT_FLAGS = ("-c", "--compile", "-dc", "--device-c", "-cuda",
 _INFERRED = re.compile(r"using inferred from (?P<file>\S+)\s*$", re.M)
 
 
-def nvcc_check_command(entry, path, nvcc):
-    """The entry's nvcc command turned into a front-end-only run of path
-    (nvcc -cuda, no output), for sm_90: CUDA 13's nvcc knows no architecture
-    older than sm_75, and the check is about the code."""
+def nvcc_check_command(entry, path, nvcc, output):
+    """The entry's nvcc command turned into a whole compile of path (nvcc -c,
+    host and device: the front end alone, nvcc -cuda, lets the host
+    compiler's errors pass) into output, for sm_90: CUDA 13's nvcc knows no
+    architecture older than sm_75, and the check is about the code."""
     args = entry.get("arguments") or shlex.split(
         entry["command"])
     out = [nvcc]
@@ -91,8 +93,7 @@ def nvcc_check_command(entry, path, nvcc):
                                               entry["file"])):
             continue
         out.append(a)
-    return out + ["-arch=sm_90", "-cuda", "-x", "cu", path, "-o",
-                  os.devnull]
+    return out + ["-arch=sm_90", "-c", "-x", "cu", path, "-o", output]
 
 
 def gcc_check_command(entry):
@@ -108,8 +109,8 @@ def _is_gcc(argv0):
 
 def compiler_verdict(record, stderr, db, nvcc, timeout):
     """Runs the project's own compiler on a file clang-maxcode did not parse
-    cleanly: nvcc's front end (nvcc -cuda) for nvcc commands, GCC's
-    -fsyntax-only for GCC ones. Does that compiler accept the file?"""
+    cleanly: nvcc -c for nvcc commands, GCC's -fsyntax-only for GCC ones.
+    Does that compiler accept the file?"""
     entry = db.get(os.path.normpath(record["file"]))
     if entry is None:
         m = _INFERRED.search(stderr)
@@ -119,19 +120,21 @@ def compiler_verdict(record, stderr, db, nvcc, timeout):
         return {"compiler": "", "accepts": None,
                 "error": "no command to check with"}
     argv0 = (entry.get("arguments") or shlex.split(entry["command"]))[0]
-    if os.path.basename(argv0).startswith("nvcc") and nvcc:
-        name, cmd = "nvcc", nvcc_check_command(entry, record["file"], nvcc)
-    elif _is_gcc(argv0) and not record["header"]:
-        name, cmd = os.path.basename(argv0), gcc_check_command(entry)
-    else:
-        return {"compiler": "", "accepts": None, "error": "not checked"}
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True,
-                           timeout=timeout, cwd=entry["directory"])
-    except subprocess.TimeoutExpired:
-        return {"compiler": name, "accepts": None, "error": "timed out"}
-    except OSError as e:
-        return {"compiler": name, "accepts": None, "error": str(e)}
+    with tempfile.TemporaryDirectory(prefix="corpus-check-") as scratch:
+        if os.path.basename(argv0).startswith("nvcc") and nvcc:
+            name, cmd = "nvcc", nvcc_check_command(
+                entry, record["file"], nvcc, os.path.join(scratch, "check.o"))
+        elif _is_gcc(argv0) and not record["header"]:
+            name, cmd = os.path.basename(argv0), gcc_check_command(entry)
+        else:
+            return {"compiler": "", "accepts": None, "error": "not checked"}
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=timeout, cwd=entry["directory"])
+        except subprocess.TimeoutExpired:
+            return {"compiler": name, "accepts": None, "error": "timed out"}
+        except OSError as e:
+            return {"compiler": name, "accepts": None, "error": str(e)}
     if p.returncode == 0:
         return {"compiler": name, "accepts": True, "error": ""}
     first = ""
@@ -455,7 +458,7 @@ def main():
                          "the tool's additions, comma-separated: "
                          + ", ".join(sorted(_ADDITIONS)))
     ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc",
-                    help="nvcc whose front end (nvcc -cuda) checks every CUDA "
+                    help="nvcc whose whole compile (nvcc -c) checks every CUDA "
                          "file not parsed cleanly (GCC commands are checked "
                          "with the command's GCC and -fsyntax-only); '' for "
                          "no check of either")

@@ -18,6 +18,7 @@
 #include "maxcode/Frontend/NvccAdjuster.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Policy/CritiqueTags.h"
+#include "maxcode/Policy/VariantCheck.h"
 #include "maxcode/Rewrite/Variant.h"
 #include "maxcode/Rules/Rule.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -73,6 +74,9 @@ struct VariantListing {
   /// Variants that change the target, then (under --scope=file only) those
   /// that change only the rest of the file.
   std::vector<Variant> OfTarget, Elsewhere;
+  /// Variants the build compiler rejected (dropVariantsTheCompilerRejects),
+  /// neither listed nor counted.
+  std::vector<RejectedVariant> Rejected;
 };
 
 /// --list-variants: parses the one source, picks the target and asks the
