@@ -131,6 +131,10 @@ maxcode::closeUpLaunchChevrons(llvm::StringRef Text) {
   // whitespace and comments that were between them.
   auto CloseUp = [&](size_t I, size_t J, char C) {
     unsigned B = Toks[I].Begin, E = Toks[J - 1].End;
+    // A comment between them holding the same character: left as it is,
+    // so that no offset moves.
+    if (llvm::count(Text.slice(B, E), C) != 3)
+      return;
     std::string Between;
     for (unsigned K = B; K < E; ++K)
       if (Text[K] != C)
