@@ -37,9 +37,33 @@ bool hasConstantTripCount(const ForStmt *F, const ASTContext &AST) {
   return integerValue(Bound, AST).has_value();
 }
 
+/// The largest value the template parameter \p E names takes in the
+/// instantiations of \p FD (`renderCUDA<3>`); none when it is not such a
+/// parameter or an instantiation's value is unknown.
+std::optional<int64_t> largestInstantiatedValue(const Expr *E,
+                                                const FunctionDecl *FD) {
+  const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *P = D ? dyn_cast<NonTypeTemplateParmDecl>(D->getDecl()) : nullptr;
+  const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate();
+  if (!P || !T || P->getDepth() != 0 || T->specializations().empty())
+    return std::nullopt;
+  std::optional<int64_t> Max;
+  for (const FunctionDecl *S : T->specializations()) {
+    const TemplateArgumentList *Args = S->getTemplateSpecializationArgs();
+    if (!Args || P->getIndex() >= Args->size() ||
+        Args->get(P->getIndex()).getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    int64_t V = Args->get(P->getIndex()).getAsIntegral().getExtValue();
+    Max = Max ? std::max(*Max, V) : V;
+  }
+  return Max;
+}
+
 /// The trip count of `for (int i = A; i < B; ++i)` (`<=`, `i++`, `i += 1`)
-/// with constant A and B; none for any other shape.
-std::optional<int64_t> tripCount(const ForStmt *F, const ASTContext &AST) {
+/// with constant A and B (B a template parameter: its largest value in the
+/// file's instantiations of \p FD); none for any other shape.
+std::optional<int64_t> tripCount(const ForStmt *F, const FunctionDecl *FD,
+                                 const ASTContext &AST) {
   const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
@@ -59,7 +83,9 @@ std::optional<int64_t> tripCount(const ForStmt *F, const ASTContext &AST) {
     StepOne = C->getOpcode() == BO_AddAssign &&
               integerValue(C->getRHS(), AST) == std::optional<int64_t>(1);
   std::optional<int64_t> From = integerValue(V->getInit(), AST);
-  std::optional<int64_t> To = integerValue(Cond->getRHS(), AST);
+  std::optional<int64_t> To = Cond->getRHS()->isValueDependent()
+                                  ? largestInstantiatedValue(Cond->getRHS(), FD)
+                                  : integerValue(Cond->getRHS(), AST);
   if (!StepOne || !From || !To)
     return std::nullopt;
   int64_t N = *To - *From + (Cond->getOpcode() == BO_LE);
@@ -95,7 +121,7 @@ public:
         auto R = statementRange(Ctx, F);
         if (!R || !startsLine(Ctx, R->getBegin()))
           continue;
-        if (std::optional<int64_t> N = tripCount(F, AST);
+        if (std::optional<int64_t> N = tripCount(F, FD, AST);
             N && *N <= UnrolledByNvcc)
           continue;
         Places.push_back({F, hasConstantTripCount(F, AST)});
