@@ -59,6 +59,8 @@ struct Evaluator::CrossCheckState {
   /// says why).
   bool measurePairs(unsigned N);
   /// The start-up floor of \p M; 0, with a note, when it cannot be had.
+  /// By time in program mode, the median of the floor runs taken beside
+  /// the pairs (measurePairs), so that both see the same load.
   double floorOf(MeasureMode M);
 
   Evaluator &E;
@@ -69,6 +71,8 @@ struct Evaluator::CrossCheckState {
   std::vector<double> A, V;
   /// The baseline's CPU seconds in each pair, where timed in program mode.
   std::vector<double> ACpu;
+  /// The start-up floor by time, measured with each batch of pairs.
+  std::vector<double> Floors;
 };
 
 llvm::Expected<double> Evaluator::CrossCheckState::measureOther(Built &X,
@@ -107,10 +111,22 @@ bool Evaluator::CrossCheckState::measurePairs(unsigned N) {
     if (Cpu >= 0)
       ACpu.push_back(Cpu);
   }
+  // A floor timed once, in a quiet moment, beside pairs timed under load
+  // (or the reverse) reads load as the baseline's own work, or its work as
+  // start-up: the floor is timed again with every batch of pairs.
+  if (Other == MeasureMode::Time && !Bench) {
+    auto F = E.Mode->floorRuns(MeasureMode::Time);
+    if (F)
+      Floors.insert(Floors.end(), F->begin(), F->end());
+    else
+      llvm::consumeError(F.takeError()); // floorOf says why, with a note.
+  }
   return true;
 }
 
 double Evaluator::CrossCheckState::floorOf(MeasureMode M) {
+  if (M == MeasureMode::Time && !Floors.empty())
+    return median(Floors);
   auto F = E.floorCost(M);
   if (!F) {
     Out.Notes.push_back("cross-check without a start-up floor: " +
@@ -278,9 +294,11 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   double SavedPrimary =
       savedShare(Out.BaselineCost, Out.VariantCost, FloorPrimary);
   // Whether the baseline's run by the other measure is mostly its own work,
-  // at least half of it above the start-up floor.
+  // at least half of it above the start-up floor, by wall time and by the
+  // CPU seconds it spent (baselineWork): a loaded machine stretches the
+  // first, not the second.
   auto IsMostlyWork = [&](const PairedComparison &P) {
-    return P.BaselineMedian - FloorOther >= 0.5 * P.BaselineMedian;
+    return baselineWork(P, FloorOther, X.ACpu) >= 0.5 * P.BaselineMedian;
   };
   auto CanJudge = [&] {
     MAXCODE_DEBUG(llvm::dbgs()
@@ -311,6 +329,7 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   auto MorePairs = [&] {
     if (!X.measurePairs(6))
       return false;
+    FloorOther = X.floorOf(Other);
     C = comparePaired(X.A, X.V, 0.01);
     Out.CrossRatio = C.RawRatio;
     Judged = CanJudge();
