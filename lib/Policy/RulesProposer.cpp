@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Policy/RulesProposer.h"
+#include "maxcode/Frontend/PreprocessorBranches.h"
 #include "maxcode/Rewrite/FormatStyle.h"
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Support/Debug.h"
@@ -269,6 +270,79 @@ std::vector<FunctionSpan> functionSpans(ASTContext &AST) {
   return F.Spans;
 }
 
+/// Whether a rule's edit stays in what the pass it read compiles.
+class BranchCheck {
+public:
+  BranchCheck(const RuleRequest &R, llvm::StringRef Code)
+      : R(R), Code(Code), Directives(conditionalDirectiveOffsets(Code)) {}
+
+  /// Why \p E, an edit of \p Rl, is no edit to make; nothing when it is
+  /// one.
+  std::optional<std::string> whyDropped(const RuleEdit &E, const Rule &Rl) {
+    // The rule read one branch of each `#if` (the AST of one pass): text it
+    // rewrites across a directive drops or duplicates the branches it did
+    // not read (a body turned into a float4 loop, copying the
+    // `#if __CUDA_ARCH__` branch that names a variable it removed).
+    for (const tooling::Replacement &Rep : E.Replaces) {
+      unsigned Off = Rep.getOffset();
+      if (Off == UINT_MAX || Rep.getLength() == 0)
+        continue;
+      for (unsigned D : Directives)
+        if (D >= Off && D < Off + Rep.getLength())
+          return "it rewrites across the preprocessor conditional on line " +
+                 std::to_string(Code.take_front(D).count('\n') + 1) +
+                 ", whose other branches the rule did not read";
+    }
+    // Device code the device pass skips (the `#else` of
+    // `#if __CUDA_ARCH__ >= 530` for sm_90) is read by the host pass, which
+    // never compiles a kernel's body: an edit there changes nothing. In a
+    // `__host__ __device__` function it is the host's own branch, where a
+    // rule for GPU code (`__expf`) has nothing to do.
+    bool DeviceRule = Rl.getLanguages() == RuleLanguages::Cuda;
+    if (R.T->HostCode &&
+        !(DeviceRule && R.T->Kind == TargetKind::CudaDeviceFunction))
+      return std::nullopt;
+    bool InSkipped = llvm::all_of(E.Replaces, [&](const auto &Rep) {
+      unsigned Off = Rep.getOffset();
+      return Off != UINT_MAX && Off >= R.T->BeginOffset &&
+             Off < R.T->EndOffset && isDeviceSkipped(Off);
+    });
+    if (!InSkipped)
+      return std::nullopt;
+    if (R.T->HostCode)
+      return std::string("it edits the host's branch of a preprocessor "
+                         "conditional that the device pass skips, and " +
+                         Rl.getId().str() + " is a rule for GPU code");
+    return std::string("it edits a branch of the kernel's preprocessor "
+                       "conditionals that the device pass skips (the "
+                       "command's __CUDA_ARCH__): it changes nothing the GPU "
+                       "runs");
+  }
+
+private:
+  bool isDeviceSkipped(unsigned Offset) {
+    if (!Skipped) {
+      auto S = deviceSkippedRanges(*R.Parsed);
+      if (!S) {
+        // Unknown: the edit is kept, and the variant's compile check and
+        // screen judge it.
+        std::string Why = llvm::toString(S.takeError());
+        MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": " << Why << "\n");
+        Skipped.emplace();
+      } else {
+        Skipped = std::move(*S);
+      }
+    }
+    return llvm::any_of(*Skipped,
+                        [&](const ByteRange &B) { return B.contains(Offset); });
+  }
+
+  const RuleRequest &R;
+  llvm::StringRef Code;
+  std::vector<unsigned> Directives;
+  std::optional<std::vector<ByteRange>> Skipped;
+};
+
 /// The innermost function holding \p Offset, or "".
 std::string placeOf(llvm::ArrayRef<FunctionSpan> Spans, unsigned Offset) {
   const FunctionSpan *Best = nullptr;
@@ -290,6 +364,7 @@ std::vector<PlacedEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
   unsigned TargetLineStart = Before.rfind('\n') + 1; // 0 on the first line
   if (!Before.drop_front(TargetLineStart).ltrim(" \t").empty())
     TargetLineStart = R.T->BeginOffset;
+  BranchCheck Branches(R, Ctx.getCode());
   for (const Rule *Rl : R.Selection.getEnabledRules()) {
     if ((Rl->getLanguages() & Ctx.getLanguage()) == RuleLanguages(0)) {
       MAXCODE_DEBUG(llvm::dbgs()
@@ -319,6 +394,12 @@ std::vector<PlacedEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
     for (RuleEdit &E : Out) {
       if (E.Replaces.empty())
         continue;
+      if (std::optional<std::string> Why = Branches.whyDropped(E, *Rl)) {
+        MAXCODE_DEBUG(llvm::dbgs()
+                      << DEBUG_TYPE << ": " << Rl->getId() << ": dropped '"
+                      << E.Description << "': " << *Why << "\n");
+        continue;
+      }
       PlacedEdit P;
       for (const tooling::Replacement &Rep : E.Replaces) {
         // Lines put in at the start of an indented target's first line
