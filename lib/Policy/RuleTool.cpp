@@ -92,7 +92,8 @@ maxcode::listVariants(const ListVariantsOptions &Opts,
   // What touches the target first; under --scope=file, what touches only
   // the rest of the file after it, as a section of its own.
   std::vector<Variant> Proposed = proposeWithRules(R);
-  dropVariantsTheCompilerRejects(Seen, Proposed, L.Rejected, Diag);
+  dropVariantsTheCompilerRejects(Seen, Proposed, L.Rejected, Diag,
+                                 &L.Unchanged);
   for (Variant &V : Proposed) {
     bool OfTarget = llvm::any_of(
         V.Changes, [&](const VariantChange &C) { return C.Where == L.T.Name; });

@@ -41,7 +41,8 @@ RulesProposer::propose(const Observation &Obs, unsigned K) {
   R.MaxCount = K + std::min<unsigned>(Obs.SeenTextHashes.size(), 64);
   R.Seed = Seed + Obs.Depth;
   std::vector<Variant> Proposed = proposeWithRules(R);
-  // What the build compiler rejects is neither evaluated nor counted.
+  // What the build compiler rejects, or builds to the current text's own
+  // code, is neither evaluated nor counted.
   std::vector<RejectedVariant> Rejected;
   dropVariantsTheCompilerRejects(*R.Parsed, Proposed, Rejected, llvm::errs());
   std::vector<Variant> Out;

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,9 +29,15 @@ using namespace maxcode;
 using namespace clang;
 
 namespace {
-/// What one compile of one text said: nothing when it compiled, else the
-/// first error.
-using Verdict = std::optional<std::string>;
+/// What one compile of one text said.
+struct Verdict {
+  /// The first error; nothing when it compiled.
+  std::optional<std::string> Error;
+  /// A digest of the code it built (codeDigest); nothing when unknown.
+  std::optional<uint64_t> Code;
+  bool rejected() const { return Error.has_value(); }
+  static Verdict error(std::string E) { return {std::move(E), std::nullopt}; }
+};
 
 /// Verdicts by command and text, for the process's life (a search proposes
 /// the same text from several nodes; the editor asks again and again).
@@ -60,6 +67,73 @@ std::string firstError(llvm::StringRef Output) {
                        : Lines.front().trim().str();
 }
 
+/// \p Text without what does not change the code built from it, and
+/// without its layout: in PTX (\p PTX), `//` comments and `.file` and `.loc`
+/// lines; in cudafe's host translation, `#` lines (line markers, pragmas)
+/// and the `#if 0` blocks in which it keeps each kernel's and device
+/// function's body, which the host compiler never sees.
+std::string codeOnly(llvm::StringRef Text, bool PTX) {
+  std::string Out;
+  Out.reserve(Text.size());
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  unsigned Skipping = 0; // Depth inside an `#if 0` block.
+  for (llvm::StringRef L : Lines) {
+    llvm::StringRef T = L.ltrim();
+    if (PTX ? T.starts_with("//") || T.starts_with(".file") ||
+                  T.starts_with(".loc")
+            : T.starts_with("#")) {
+      llvm::StringRef Directive = T.drop_front().ltrim();
+      if (PTX)
+        continue;
+      if (Skipping && Directive.starts_with("if"))
+        ++Skipping;
+      else if (Skipping && Directive.starts_with("endif"))
+        --Skipping;
+      else if (!Skipping && Directive.rtrim() == "if 0")
+        Skipping = 1;
+      continue;
+    }
+    if (Skipping)
+      continue;
+    for (char C : T)
+      if (!llvm::isSpace(C))
+        Out += C;
+    Out += ' ';
+  }
+  return Out;
+}
+
+/// A digest of what nvcc built in \p KeepDir (`-keep`): the PTX of every
+/// architecture and cudafe's host translation, each without what does not
+/// change the code (codeOnly). Nothing when either is missing.
+std::optional<uint64_t> codeDigest(llvm::StringRef KeepDir) {
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(KeepDir, EC), End; !EC && It != End;
+       It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (Name.ends_with(".ptx") || Name.ends_with(".cudafe1.cpp"))
+      Files.push_back(It->path());
+  }
+  llvm::sort(Files);
+  bool SawPTX = false, SawHost = false;
+  std::string All;
+  for (const std::string &F : Files) {
+    auto Buf = llvm::MemoryBuffer::getFile(F);
+    if (!Buf)
+      return std::nullopt;
+    bool PTX = llvm::StringRef(F).ends_with(".ptx");
+    (PTX ? SawPTX : SawHost) = true;
+    All += llvm::sys::path::filename(F);
+    All += '\n';
+    All += codeOnly((*Buf)->getBuffer(), PTX);
+  }
+  if (!SawPTX || !SawHost)
+    return std::nullopt;
+  return llvm::xxh3_64bits(All);
+}
+
 /// Compiles \p Text as \p Parsed's file with its nvcc command; an error when
 /// nvcc cannot be run.
 llvm::Expected<Verdict> compileWithNvcc(const ParsedFile &Parsed,
@@ -76,8 +150,17 @@ llvm::Expected<Verdict> compileWithNvcc(const ParsedFile &Parsed,
       }))
     return E;
   ProcessSpec Spec;
+  llvm::SmallString<256> Keep(Scratch->path());
+  llvm::sys::path::append(Keep, "keep");
+  if (std::error_code EC = llvm::sys::fs::create_directory(Keep))
+    return llvm::createStringError("cannot create '" + Keep +
+                                   "': " + EC.message());
   Spec.Argv = variantCompileCommand(Parsed.Command, Parsed.File, Source, Object,
                                     /*Link=*/false, /*DebugInfo=*/false);
+  // nvcc's intermediate files (the PTX, cudafe's host translation) say
+  // what code the text builds to.
+  Spec.Argv.push_back("-keep");
+  Spec.Argv.push_back(("-keep-dir=" + Keep).str());
   Spec.WorkingDir = Parsed.Command.Directory;
   // nvcc's own temporary files go with the scratch folder, even when an
   // interrupt kills it.
@@ -89,10 +172,10 @@ llvm::Expected<Verdict> compileWithNvcc(const ParsedFile &Parsed,
   if (R->Interrupted)
     return llvm::createStringError("interrupted");
   if (R->TimedOut)
-    return Verdict("nvcc ran for more than 10 minutes");
+    return Verdict::error("nvcc ran for more than 10 minutes");
   if (R->Signal || R->ExitCode != 0)
-    return Verdict(firstError(R->Stderr + R->Stdout));
-  return Verdict();
+    return Verdict::error(firstError(R->Stderr + R->Stdout));
+  return Verdict{std::nullopt, codeDigest(Keep)};
 }
 
 /// Clang's parse of \p Text with the arguments \p Parsed was read with.
@@ -124,17 +207,18 @@ Verdict parseWithClang(const ParsedFile &Parsed, llvm::StringRef Text) {
         tooling::FileContentMappings(), &Errors);
   }
   if (!AST)
-    return Verdict("error: Clang could not parse the variant");
+    return Verdict::error("error: Clang could not parse the variant");
   if (Errors.getNumErrors())
-    return Verdict(Errors.Text.empty() ? "error: Clang rejects the variant"
-                                       : Errors.Text);
+    return Verdict::error(
+        Errors.Text.empty() ? "error: Clang rejects the variant" : Errors.Text);
   return Verdict();
 }
 } // namespace
 
 void maxcode::dropVariantsTheCompilerRejects(
     const ParsedFile &Parsed, std::vector<Variant> &Variants,
-    std::vector<RejectedVariant> &Rejected, llvm::raw_ostream &Diag) {
+    std::vector<RejectedVariant> &Rejected, llvm::raw_ostream &Diag,
+    std::vector<RejectedVariant> *Unchanged) {
   if (Variants.empty() || !isNvccCommand(Parsed.Command.CommandLine))
     return;
   VerdictCache &C = cache();
@@ -173,12 +257,14 @@ void maxcode::dropVariantsTheCompilerRejects(
   // generated headers, say) tells nothing of its variants.
   const SourceManager &SM = Parsed.AST->getSourceManager();
   bool ByClang = false;
-  if (Verdict Own = Check(SM.getBufferData(SM.getMainFileID()), ByClang)) {
+  Verdict Own = Check(SM.getBufferData(SM.getMainFileID()), ByClang);
+  if (Own.rejected()) {
     std::lock_guard<std::mutex> L(C.Lock);
     if (C.SaidRejectsFile.insert(Parsed.File).second)
       llvm::WithColor::warning(Diag, "clang-maxcode")
           << (ByClang ? "Clang" : "nvcc") << " rejects '" << Parsed.File
-          << "' itself (" << *Own << "), so its variants are not checked\n";
+          << "' itself (" << *Own.Error
+          << "), so its variants are not checked\n";
     return;
   }
   std::vector<Variant> Kept;
@@ -186,15 +272,25 @@ void maxcode::dropVariantsTheCompilerRejects(
     if (interrupted())
       break; // What was not checked is not shown.
     Verdict Said = Check(V.Text, ByClang);
-    if (!Said) {
+    if (!Said.rejected() && Said.Code && Said.Code == Own.Code) {
+      std::string What = "nvcc builds the original's PTX and host code from "
+                         "it: it changes nothing";
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << "unchanged: [" << llvm::join(V.Rules, ",") << "] "
+                    << V.Description << ": " << What << "\n");
+      if (Unchanged)
+        Unchanged->push_back({V.Rules, V.Description, "nvcc", What});
+      continue;
+    }
+    if (!Said.rejected()) {
       Kept.push_back(std::move(V));
       continue;
     }
     MAXCODE_DEBUG(llvm::dbgs() << "rejected by " << (ByClang ? "clang" : "nvcc")
                                << ": [" << llvm::join(V.Rules, ",") << "] "
-                               << V.Description << ": " << *Said << "\n");
+                               << V.Description << ": " << *Said.Error << "\n");
     Rejected.push_back(
-        {V.Rules, V.Description, ByClang ? "clang" : "nvcc", std::move(*Said)});
+        {V.Rules, V.Description, ByClang ? "clang" : "nvcc", *Said.Error});
   }
   Variants = std::move(Kept);
 }

@@ -5,9 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Report/RuleOutput.h"
+#include "maxcode/Report/TargetList.h"
 #include "maxcode/Support/Diff.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -64,13 +66,80 @@ void maxcode::printVariantListing(const VariantListing &L,
     for (const Variant &V : L.Elsewhere)
       Print(V);
   }
-  if (L.Rejected.empty())
-    return;
   // Not listed, not counted: the rules that made them are to blame.
-  OS << "rejected by the compiler: " << Count(L.Rejected.size()) << "\n";
-  for (const RejectedVariant &R : L.Rejected)
-    OS << "  [" << llvm::join(R.Rules, ",") << "] " << R.Description << ": "
-       << R.Compiler << ": " << R.Error << "\n";
+  if (!L.Rejected.empty()) {
+    OS << "rejected by the compiler: " << Count(L.Rejected.size()) << "\n";
+    for (const RejectedVariant &R : L.Rejected)
+      OS << "  [" << llvm::join(R.Rules, ",") << "] " << R.Description << ": "
+         << R.Compiler << ": " << R.Error << "\n";
+  }
+  if (!L.Unchanged.empty()) {
+    OS << "the original's code (nothing to measure): "
+       << Count(L.Unchanged.size()) << "\n";
+    for (const RejectedVariant &R : L.Unchanged)
+      OS << "  [" << llvm::join(R.Rules, ",") << "] " << R.Description << "\n";
+  }
+}
+
+void maxcode::printVariantListingJSON(const VariantListing &L,
+                                      llvm::StringRef ShownName,
+                                      llvm::raw_ostream &OS) {
+  std::string Shown = ShownName.ltrim('/').str();
+  auto Strings = [](llvm::json::OStream &J, llvm::StringRef Name,
+                    llvm::ArrayRef<std::string> Values) {
+    J.attributeArray(Name, [&] {
+      for (const std::string &V : Values)
+        J.value(V);
+    });
+  };
+  llvm::json::OStream J(OS, /*IndentSize=*/2);
+  unsigned N = 0;
+  auto Write = [&](const Variant &V, llvm::StringRef Changes) {
+    J.object([&] {
+      J.attribute("number", ++N);
+      Strings(J, "rules", V.Rules);
+      J.attribute("description", V.Description);
+      J.attribute("changes", Changes);
+      J.attributeArray("places", [&] {
+        for (const VariantChange &C : V.Changes)
+          J.object([&] {
+            J.attribute("function", C.Where);
+            J.attribute("what", C.What);
+          });
+      });
+      J.attribute("diff",
+                  unifiedDiff(L.Code, V.Text, "a/" + Shown, "b/" + Shown));
+    });
+  };
+  J.object([&] {
+    J.attribute("version", JSONOutputVersion);
+    J.attributeBegin("target");
+    writeTargetJSON(J, L.T);
+    J.attributeEnd();
+    J.attributeArray("variants", [&] {
+      for (const Variant &V : L.OfTarget)
+        Write(V, "target");
+      for (const Variant &V : L.Elsewhere)
+        Write(V, "file");
+    });
+    J.attributeArray("rejected", [&] {
+      for (const RejectedVariant &R : L.Rejected)
+        J.object([&] {
+          Strings(J, "rules", R.Rules);
+          J.attribute("description", R.Description);
+          J.attribute("compiler", R.Compiler);
+          J.attribute("error", R.Error);
+        });
+    });
+    J.attributeArray("unchanged", [&] {
+      for (const RejectedVariant &R : L.Unchanged)
+        J.object([&] {
+          Strings(J, "rules", R.Rules);
+          J.attribute("description", R.Description);
+        });
+    });
+  });
+  OS << "\n";
 }
 
 llvm::Error maxcode::writeVariantFiles(const VariantListing &L,

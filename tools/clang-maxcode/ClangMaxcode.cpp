@@ -312,7 +312,10 @@ static int listVariantsMode(const RunOptions &Opts) {
   if (!WriteVariants.empty())
     if (Error E = writeVariantFiles(*L, WriteVariants))
       return fail(std::move(E));
-  printVariantListing(*L, Opts.Sources.front(), outs());
+  if (Opts.JSON)
+    printVariantListingJSON(*L, Opts.Sources.front(), outs());
+  else
+    printVariantListing(*L, Opts.Sources.front(), outs());
   return 0;
 }
 

@@ -77,6 +77,9 @@ struct VariantListing {
   /// Variants the build compiler rejected (dropVariantsTheCompilerRejects),
   /// neither listed nor counted.
   std::vector<RejectedVariant> Rejected;
+  /// Variants nvcc builds to the original's code, neither listed nor
+  /// counted either.
+  std::vector<RejectedVariant> Unchanged;
 };
 
 /// --list-variants: parses the one source, picks the target and asks the

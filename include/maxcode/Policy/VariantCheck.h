@@ -31,7 +31,9 @@ struct RejectedVariant {
   std::vector<std::string> Rules;
   std::string Description;
   std::string Compiler; ///< "nvcc", or "clang" where no nvcc was found.
-  std::string Error;    ///< The compiler's first error.
+  /// The compiler's first error; for a variant that changes nothing, what
+  /// was compared.
+  std::string Error;
 };
 
 /// Compiles each of \p Variants of \p Parsed's file as its build does (the
@@ -44,10 +46,16 @@ struct RejectedVariant {
 /// said once on \p Diag and Clang's parse of the variant is the check;
 /// where nvcc rejects the file itself, that is said once and nothing is
 /// dropped.
-void dropVariantsTheCompilerRejects(const ParsedFile &Parsed,
-                                    std::vector<Variant> &Variants,
-                                    std::vector<RejectedVariant> &Rejected,
-                                    llvm::raw_ostream &Diag);
+///
+/// A variant nvcc builds to the original's code is dropped too, into
+/// \p Unchanged when given: the same PTX for each architecture and the same
+/// host translation (cudafe's, compared without line markers and layout),
+/// so nothing the GPU or the CPU runs differs (an unroll pragma on a loop
+/// nvcc unrolls anyway). Its evaluation would measure nothing.
+void dropVariantsTheCompilerRejects(
+    const ParsedFile &Parsed, std::vector<Variant> &Variants,
+    std::vector<RejectedVariant> &Rejected, llvm::raw_ostream &Diag,
+    std::vector<RejectedVariant> *Unchanged = nullptr);
 
 } // namespace maxcode
 

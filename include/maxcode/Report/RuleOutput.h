@@ -36,6 +36,13 @@ void printRuleList(const RuleSelection &Selection, llvm::raw_ostream &OS);
 void printVariantListing(const VariantListing &L, llvm::StringRef ShownName,
                          llvm::raw_ostream &OS);
 
+/// The same listing as one JSON document (docs/JSONOutput.md): the target,
+/// each variant with its number, rules, description, whether it changes the
+/// target or only the rest of the file, its changes and its diff, and the
+/// variants the compiler rejected.
+void printVariantListingJSON(const VariantListing &L, llvm::StringRef ShownName,
+                             llvm::raw_ostream &OS);
+
 /// Writes variant N of \p L (numbered as printVariantListing numbers them)
 /// to \p Dir as variant-N.<the file's extension>, creating \p Dir.
 llvm::Error writeVariantFiles(const VariantListing &L, llvm::StringRef Dir);

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Counts what the rules propose for the GPU code of real projects.
+
+For each source of a compile database: lists its targets
+(`clang-maxcode --list-targets --format=json`), then, for each kernel and
+device function, the rules' variants (`--list-variants --format=json
+--target=NAME:LINE`), and prints per file and in all: targets, variants
+listed, variants the build compiler rejected (dropped by the tool, blamed on
+their rules), variants that build to the original's code (dropped: nothing
+to measure). With --verify every listed variant is compiled again, apart
+from the tool, with the database's own command (`-c`), and those that fail
+are counted: the tool's promise is that there are none.
+
+  utils/corpus/count-variants.py -p BUILD_DIR [FILE...] [--verify]
+
+Python 3 standard library only. The project is never changed: variants are
+written and compiled under a temporary folder.
+"""
+
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+REPO_ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..",
+                                          ".."))
+GPU_KINDS = ("cuda-kernel", "cuda-device-function")
+
+
+def run_json(argv, timeout):
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    if p.returncode != 0:
+        return None, (p.stderr.strip().splitlines() or ["exit %d" %
+                                                        p.returncode])[-1]
+    return json.loads(p.stdout), None
+
+
+def entry_argv(entry):
+    if "arguments" in entry:
+        return list(entry["arguments"])
+    return shlex.split(entry["command"])
+
+
+def compile_variant(entry, variant, timeout):
+    """Compiles variant in place of entry's file; the first error or None."""
+    argv = entry_argv(entry)
+    src = os.path.normpath(os.path.join(entry["directory"], entry["file"]))
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "--output-file"):
+            skip = True
+            continue
+        if a.startswith("-o") and len(a) > 2:
+            continue
+        if a in ("-c", "--compile"):
+            continue
+        out.append(variant if os.path.normpath(
+            os.path.join(entry["directory"], a)) == src else a)
+    with tempfile.TemporaryDirectory() as tmp:
+        out += ["-c", "-o", os.path.join(tmp, "v.o")]
+        env = dict(os.environ, TMPDIR=tmp)
+        p = subprocess.run(out, cwd=entry["directory"], capture_output=True,
+                           text=True, timeout=timeout, env=env)
+    if p.returncode == 0:
+        return None
+    lines = [l for l in (p.stderr + p.stdout).splitlines() if "error" in l]
+    return (lines or ["exit %d" % p.returncode])[0].strip()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-p", dest="build", required=True,
+                    help="folder holding compile_commands.json")
+    ap.add_argument("files", nargs="*",
+                    help="sources (default: every .cu of the database)")
+    ap.add_argument("--tool", default=os.path.join(REPO_ROOT, "build", "bin",
+                                                   "clang-maxcode"))
+    ap.add_argument("--verify", action="store_true",
+                    help="compile every listed variant again, apart from "
+                    "the tool")
+    ap.add_argument("--timeout", type=int, default=1800)
+    args = ap.parse_args()
+
+    db = json.load(open(os.path.join(args.build, "compile_commands.json")))
+    by_file = {os.path.normpath(os.path.join(e["directory"], e["file"])): e
+               for e in db}
+    files = [os.path.abspath(f) for f in args.files] or sorted(
+        f for f in by_file if f.endswith(".cu"))
+    total = dict(targets=0, variants=0, rejected=0, unchanged=0, failed=0,
+                 errors=0)
+    print("%-28s %7s %8s %8s %9s %s" % ("FILE", "TARGETS", "VARIANTS",
+                                        "REJECTED", "UNCHANGED",
+                                        "NVCC FAILS" if args.verify else ""))
+    for f in files:
+        row = dict(targets=0, variants=0, rejected=0, unchanged=0, failed=0,
+                   errors=0)
+        listing, err = run_json([args.tool, "--list-targets", "--format=json",
+                                 "-p", args.build, f], args.timeout)
+        if err:
+            print("%s: --list-targets failed: %s" % (f, err), file=sys.stderr)
+            row["errors"] += 1
+            listing = {"targets": []}
+        for t in listing["targets"]:
+            if t["kind"] not in GPU_KINDS:
+                continue
+            row["targets"] += 1
+            with tempfile.TemporaryDirectory() as tmp:
+                v, err = run_json(
+                    [args.tool, "--list-variants", "--format=json", "-p",
+                     args.build, f, "--target=%s:%d" % (t["name"], t["line"]),
+                     "--write-variants=" + tmp], args.timeout)
+                if err:
+                    print("%s: %s:%d: --list-variants failed: %s" %
+                          (f, t["name"], t["line"], err), file=sys.stderr)
+                    row["errors"] += 1
+                    continue
+                row["variants"] += len(v["variants"])
+                row["rejected"] += len(v["rejected"])
+                row["unchanged"] += len(v.get("unchanged", []))
+                for r in v["rejected"]:
+                    print("%s: %s: rejected [%s] %s: %s" %
+                          (os.path.basename(f), t["name"], ",".join(r["rules"]),
+                           r["description"], r["error"]), file=sys.stderr)
+                if not args.verify:
+                    continue
+                for n in range(1, len(v["variants"]) + 1):
+                    path = os.path.join(tmp, "variant-%d%s" %
+                                        (n, os.path.splitext(f)[1]))
+                    why = compile_variant(by_file[f], path, args.timeout)
+                    if why:
+                        row["failed"] += 1
+                        print("%s: %s: variant %d fails: %s" %
+                              (os.path.basename(f), t["name"], n, why),
+                              file=sys.stderr)
+        for k in total:
+            total[k] += row[k]
+        print("%-28s %7d %8d %8d %9d %s" % (
+            os.path.basename(f), row["targets"], row["variants"],
+            row["rejected"], row["unchanged"],
+            row["failed"] if args.verify else ""))
+    print("%-28s %7d %8d %8d %9d %s" % (
+        "all", total["targets"], total["variants"], total["rejected"],
+        total["unchanged"], total["failed"] if args.verify else ""))
+    return 1 if total["errors"] or total["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
