@@ -268,22 +268,39 @@ void maxcode::dropVariantsTheCompilerRejects(
     return;
   }
   std::vector<Variant> Kept;
+  std::vector<std::optional<uint64_t>> KeptCode;
+  auto DropUnchanged = [&](const Variant &V, std::string What) {
+    MAXCODE_DEBUG(llvm::dbgs()
+                  << "unchanged: [" << llvm::join(V.Rules, ",") << "] "
+                  << V.Description << ": " << What << "\n");
+    if (Unchanged)
+      Unchanged->push_back({V.Rules, V.Description, "nvcc", std::move(What)});
+  };
   for (Variant &V : Variants) {
     if (interrupted())
       break; // What was not checked is not shown.
     Verdict Said = Check(V.Text, ByClang);
     if (!Said.rejected() && Said.Code && Said.Code == Own.Code) {
-      std::string What = "nvcc builds the original's PTX and host code from "
-                         "it: it changes nothing";
-      MAXCODE_DEBUG(llvm::dbgs()
-                    << "unchanged: [" << llvm::join(V.Rules, ",") << "] "
-                    << V.Description << ": " << What << "\n");
-      if (Unchanged)
-        Unchanged->push_back({V.Rules, V.Description, "nvcc", What});
+      DropUnchanged(V, "nvcc builds the original's PTX and host code from "
+                       "it: it changes nothing");
       continue;
     }
     if (!Said.rejected()) {
-      Kept.push_back(std::move(V));
+      // Two texts, one code (an edit nvcc makes anyway riding along with
+      // one that counts): one evaluation; the variant of fewer rules stays,
+      // in the place of the first.
+      auto Same = Said.Code ? llvm::find(KeptCode, Said.Code) : KeptCode.end();
+      if (Same == KeptCode.end()) {
+        Kept.push_back(std::move(V));
+        KeptCode.push_back(Said.Code);
+        continue;
+      }
+      Variant &Other = Kept[Same - KeptCode.begin()];
+      if (V.Rules.size() < Other.Rules.size())
+        std::swap(Other, V);
+      DropUnchanged(V, "nvcc builds the same code from it as from [" +
+                           llvm::join(Other.Rules, ",") + "] " +
+                           Other.Description);
       continue;
     }
     MAXCODE_DEBUG(llvm::dbgs() << "rejected by " << (ByClang ? "clang" : "nvcc")

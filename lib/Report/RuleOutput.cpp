@@ -74,10 +74,11 @@ void maxcode::printVariantListing(const VariantListing &L,
          << R.Compiler << ": " << R.Error << "\n";
   }
   if (!L.Unchanged.empty()) {
-    OS << "the original's code (nothing to measure): "
-       << Count(L.Unchanged.size()) << "\n";
+    OS << "no new code (nothing to measure): " << Count(L.Unchanged.size())
+       << "\n";
     for (const RejectedVariant &R : L.Unchanged)
-      OS << "  [" << llvm::join(R.Rules, ",") << "] " << R.Description << "\n";
+      OS << "  [" << llvm::join(R.Rules, ",") << "] " << R.Description << ": "
+         << R.Error << "\n";
   }
 }
 
@@ -136,6 +137,7 @@ void maxcode::printVariantListingJSON(const VariantListing &L,
         J.object([&] {
           Strings(J, "rules", R.Rules);
           J.attribute("description", R.Description);
+          J.attribute("reason", R.Error);
         });
     });
   });
