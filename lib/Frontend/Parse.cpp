@@ -15,8 +15,11 @@
 #include "maxcode/Frontend/Prelude.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Support/Process.h"
+#include "clang/Basic/Cuda.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/ASTUnit.h"
+#include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,11 +30,65 @@ using namespace maxcode;
 using namespace clang;
 
 namespace {
+/// The integer argument \p I of \p Info (a %select), if it is one.
+std::optional<uint64_t> intArg(const Diagnostic &Info, unsigned I) {
+  if (I >= Info.getNumArgs())
+    return std::nullopt;
+  if (Info.getArgKind(I) == DiagnosticsEngine::ak_uint)
+    return Info.getArgUInt(I);
+  if (Info.getArgKind(I) == DiagnosticsEngine::ak_sint)
+    return uint64_t(Info.getArgSInt(I));
+  return std::nullopt;
+}
+
+/// When the error \p Info reports is one of the constructs nvcc accepts and
+/// Clang does not, what the construct is, what nvcc does with it and how to
+/// write it for both (docs/CUDA.md, "What nvcc accepts and Clang does not");
+/// otherwise empty. The targets such an error touches are blocked like any
+/// other's, so the user is told it is the tool's limit, not their bug.
+std::string nvccAcceptsNote(const Diagnostic &Info) {
+  switch (Info.getID()) {
+  case diag::err_shared_var_init: {
+    // Clang says this of an initializer written out, which nvcc rejects
+    // too, and of a type whose default constructor does work, which nvcc
+    // accepts (warning #20054-D) without ever running the constructor. The
+    // token after the variable's name tells them apart.
+    if (!Info.hasSourceManager() || Info.getLocation().isMacroID())
+      return "";
+    LangOptions LO;
+    LO.CPlusPlus = true;
+    std::optional<Token> Next =
+        Lexer::findNextToken(Info.getLocation(), Info.getSourceManager(), LO);
+    if (!Next || Next->isOneOf(tok::equal, tok::l_brace, tok::l_paren))
+      return "";
+    return "a __shared__ variable whose type has a non-trivial default "
+           "constructor, which nvcc accepts (warning #20054-D: it never runs "
+           "the constructor) and Clang rejects; set its members in the "
+           "kernel instead";
+  }
+  case diag::err_ref_bad_target:
+    // A __host__ __device__ caller (argument 3) of a __host__ function
+    // (arguments 0 and 1), seen by the device pass: nvcc warns (#20011-D) and
+    // the call fails only if it runs on the GPU.
+    if (intArg(Info, 0) == uint64_t(CUDAFunctionTarget::Host) &&
+        intArg(Info, 1) == 0u &&
+        intArg(Info, 3) == uint64_t(CUDAFunctionTarget::HostDevice))
+      return "a __host__ __device__ function calling a __host__ function, "
+             "which nvcc accepts (warning #20011-D) and Clang's device pass "
+             "rejects; guard the call with '#ifndef __CUDA_ARCH__' or make "
+             "the callee __host__ __device__";
+    return "";
+  default:
+    return "";
+  }
+}
+
 /// Prints diagnostics, notes whether an error was a syntax error, and keeps
 /// every error with its place for per-target validity.
 class RecordingPrinter : public SyntaxAwarePrinter {
 public:
-  using SyntaxAwarePrinter::SyntaxAwarePrinter;
+  RecordingPrinter(llvm::raw_ostream &OS, DiagnosticOptions &Opts)
+      : SyntaxAwarePrinter(OS, Opts), OS(OS) {}
   /// The first fatal error (its text), or one without a place: either hides
   /// what Clang would have said next, or cannot be attributed to anything.
   std::optional<std::string> Unattributable;
@@ -39,31 +96,48 @@ public:
 
   void HandleDiagnostic(DiagnosticsEngine::Level Level,
                         const Diagnostic &Info) override {
+    std::string Note;
     if (Level >= DiagnosticsEngine::Error)
-      record(Level, Info);
+      Note = record(Level, Info);
     SyntaxAwarePrinter::HandleDiagnostic(Level, Info);
+    if (!Note.empty())
+      OS << Note << "\n";
   }
 
 private:
-  void record(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
+  llvm::raw_ostream &OS;
+
+  /// Keeps the error; returns the note to print after it, if any.
+  std::string record(DiagnosticsEngine::Level Level, const Diagnostic &Info) {
     llvm::SmallString<128> Message;
     Info.FormatDiagnostic(Message);
     ClangError E;
     E.Text = std::string(Message);
+    std::string Where;
     if (Info.getLocation().isValid() && Info.hasSourceManager()) {
       const SourceManager &SM = Info.getSourceManager();
       E.Loc = SM.getFileLoc(Info.getLocation());
       PresumedLoc P = SM.getPresumedLoc(E.Loc);
-      if (P.isValid())
-        E.Text =
-            (llvm::Twine(P.getFilename()) + ":" + llvm::Twine(P.getLine()) +
-             ":" + llvm::Twine(P.getColumn()) + ": " + Message)
-                .str();
+      if (P.isValid()) {
+        Where = (llvm::Twine(P.getFilename()) + ":" + llvm::Twine(P.getLine()) +
+                 ":" + llvm::Twine(P.getColumn()))
+                    .str();
+        E.Text = Where + ": " + E.Text;
+      }
+    }
+    // Named in the error's text too: it is the reason a blocked target
+    // gives (docs/JSONOutput.md).
+    std::string Note;
+    if (std::string Construct = nvccAcceptsNote(Info); !Construct.empty()) {
+      E.Text += " [nvcc accepts this: " + Construct + "]";
+      Note = (Where.empty() ? std::string() : Where + ": ") +
+             "note: nvcc accepts this, Clang does not: " + Construct;
     }
     if (!Unattributable &&
         (Level == DiagnosticsEngine::Fatal || E.Loc.isInvalid()))
       Unattributable = E.Text;
     Errors.push_back(std::move(E));
+    return Note;
   }
 };
 } // namespace
