@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ServerImpl.h"
+#include "maxcode/Support/Process.h"
 
 using namespace maxcode;
 using namespace maxcode::lsp;
@@ -113,11 +114,17 @@ int Server::Impl::run(std::unique_ptr<MessageParser> Parser, int InputFD) {
   // The transport returns at exit, or with an error at the end of the input.
   if (llvm::Error E = Transport->run(*Handler)) {
     llvm::consumeError(std::move(E));
-    Logger::error("the input ended before an exit notification");
+    if (!interrupted())
+      Logger::error("the input ended before an exit notification");
   } else {
     ExitRequested = true;
   }
+  if (interrupted())
+    Logger::error("interrupted by signal {0}: stopping the searches",
+                  interruptSignal());
   stopJobs();
+  if (interrupted())
+    return 128 + interruptSignal();
   return ExitRequested && ShutdownRequested ? 0 : 1;
 }
 

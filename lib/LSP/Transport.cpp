@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/LSP/Transport.h"
+#include "maxcode/Support/Process.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Errno.h"
 #include "llvm/Support/LSP/Logging.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
+#include <poll.h>
 #include <unistd.h>
 
 using namespace maxcode;
@@ -187,6 +189,18 @@ llvm::LogicalResult ClientInput::read(std::string &Json) {
       }
     }
     if (!E) {
+      // An interrupt ends the input as its end would: the server then stops
+      // its searches (their children and scratch with them) and exits.
+      if (interrupted()) {
+        Ended = true;
+        break;
+      }
+      // Waiting in poll, not read: a signal may come on another thread, and
+      // the interrupt's own timer restarts a read.
+      struct pollfd P = {FD, POLLIN, 0};
+      int Ready = ::poll(&P, 1, /*Timeout=*/100);
+      if (Ready == 0 || (Ready < 0 && errno == EINTR))
+        continue;
       ssize_t N = ::read(FD, Buf, sizeof(Buf));
       if (N < 0 && errno == EINTR)
         continue;

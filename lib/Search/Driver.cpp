@@ -488,6 +488,12 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
                           Sum.Review,
                           Sum.Size,
                           Sum.StaticStateRefused};
+  // An interrupt while the winner was reviewed writes and applies nothing.
+  if (interrupted()) {
+    O.Summary = std::move(Sum);
+    O.InterruptSignal = interruptSignal();
+    return O;
+  }
   WrittenOutput Written;
   O.OutputError = writeRunOutputs(Finished, Written);
   // What is shown is what --apply writes: the winner as it was verified.

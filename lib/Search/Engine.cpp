@@ -427,6 +427,10 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
     askForPlainer(Nodes, T, Out);
   if (Going())
     reviewFinalText(T, Out);
+  // An interrupt during the verification or the tidying ends the run as one
+  // during the search does: unfinished, nothing written or applied.
+  if (Interrupted && Interrupted())
+    Out.StopReason = "interrupted";
   Out.Seconds = R.elapsed();
   return Out;
 }

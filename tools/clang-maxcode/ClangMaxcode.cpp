@@ -348,6 +348,15 @@ static int critiqueMode() {
 
 static int evaluateMode(const RunOptions &Opts) {
   auto O = evaluateEditedCopy(Opts, Evaluate, diag());
+  // Its builds and runs were stopped, so what it measured is no verdict.
+  if (interrupted()) {
+    if (!O)
+      consumeError(O.takeError());
+    WithColor::note(errs(), "clang-maxcode")
+        << "interrupted: the evaluation of '" << Evaluate
+        << "' was stopped; nothing is reported\n";
+    return 128 + interruptSignal();
+  }
   if (!O)
     return fail(O.takeError());
   if (Opts.JSON)

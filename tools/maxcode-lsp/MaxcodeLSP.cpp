@@ -80,6 +80,9 @@ int main(int argc, char **argv) {
   // A descendant of a search whose own tool died comes back here, to be
   // killed rather than left running (DESIGN section 7).
   maxcode::becomeSubreaper();
+  // SIGTERM or Ctrl-C stops the searches under way (each is told to end, so
+  // it removes its scratch) and ends the server, non-zero.
+  maxcode::installInterruptHandlers();
   cl::HideUnrelatedOptions(LSPCategory);
   cl::ParseCommandLineOptions(
       argc, argv,

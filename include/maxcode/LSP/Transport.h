@@ -104,8 +104,9 @@ private:
 /// `JSONTransport`. Each message body goes through \p Vet first, on the
 /// reading thread, once the handler of the message before it has returned:
 /// it gives the JSON text the transport dispatches (the body, or an answer
-/// of the server's own making), or none to read on. Skipped bytes are logged. The input ends at the end of the
-/// file (or at a read error, logged).
+/// of the server's own making), or none to read on. Skipped bytes are
+/// logged. The input ends at the end of the file (or at a read error,
+/// logged), or at an interrupt (SIGTERM, SIGINT: installInterruptHandlers).
 class ClientInput : public llvm::lsp::JSONTransportInput {
 public:
   using VetFn = llvm::unique_function<std::optional<std::string>(

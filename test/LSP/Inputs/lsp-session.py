@@ -10,16 +10,21 @@ The SEND and WAIT lines of TEST are the script (other lines are ignored):
 
   SEND <json>   write one framed message
   WAIT <text>   read messages until one whose compact JSON contains text
+  SIGNAL <name> send the server that signal (TERM, INT) with its input still
+                open, as an editor that is killed does, and print how it
+                ended and whether within a second of the signal
 
 Every message read is printed as indented JSON with sorted keys, then, at the
 end, the server's exit code. A WAIT that is not met within 300 s, or input
 that ends first, is an error (exit code 1).
 """
 import json
+import signal
 import subprocess
 import sys
 import threading
 import queue
+import time
 
 TIMEOUT_S = 300
 
@@ -80,6 +85,23 @@ def main():
                         break
                 if status:
                     break
+            elif line.startswith("SIGNAL "):
+                name = "SIG" + line[len("SIGNAL "):].strip()
+                proc.send_signal(getattr(signal, name))
+                sent = time.monotonic()
+                try:
+                    code = proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    print("still running 10 s after " + name)
+                    proc.kill()
+                    return 1
+                took = time.monotonic() - sent
+                how = ("killed by %s" % signal.Signals(-code).name
+                       if code < 0 else "exit %d" % code)
+                print("ended after %s: %s" % (name, how))
+                print("within a second: %s" % ("yes" if took < 1.0 else
+                                               "no (%.2f s)" % took))
+                break
     proc.stdin.close()
     while True:
         try:
