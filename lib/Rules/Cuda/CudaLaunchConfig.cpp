@@ -26,8 +26,8 @@ using namespace clang;
 
 namespace {
 
-/// Integer literals of \p E (macro arguments included, macro bodies not),
-/// with their values.
+/// Integer literals of \p S, those a macro's body spells included (an edit
+/// of one of those is refused later, where its range is taken).
 std::vector<const IntegerLiteral *> literalsIn(const Stmt *S) {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const IntegerLiteral *> Found;

@@ -132,9 +132,10 @@ public:
     bool AllConstant =
         llvm::all_of(Places, [](const Place &P) { return P.Constant; });
     // Full unrolling where the count is known, and each factor everywhere
-    // else.
+    // else (where every count is known, a factor would only repeat the
+    // full unrolling under another name).
     for (unsigned Factor : {0u, 4u, 2u, 8u}) {
-      if (Factor && AllConstant && Factor != 4)
+      if (Factor && AllConstant)
         continue;
       RuleEdit E = makeEdit("", Factor == 0 ? 26 : Factor == 4 ? 24 : 22);
       E.Group = "cuda-unroll";
