@@ -11,7 +11,10 @@ to measure). With --verify every listed variant is compiled again, apart
 from the tool, with the database's own command (`-c`), and those that fail
 are counted: the tool's promise is that there are none.
 
-  utils/corpus/count-variants.py -p BUILD_DIR [FILE...] [--verify]
+  utils/corpus/count-variants.py -p BUILD_DIR [FILE...] [--verify] [--json F]
+
+--json writes the per-file rows and the totals (utils/corpus/run-corpus.py
+--variants reads them).
 
 Python 3 standard library only. The project is never changed: variants are
 written and compiled under a temporary folder.
@@ -85,6 +88,7 @@ def main():
                     help="compile every listed variant again, apart from "
                     "the tool")
     ap.add_argument("--timeout", type=int, default=1800)
+    ap.add_argument("--json", help="write the rows and totals to this file")
     args = ap.parse_args()
 
     db = json.load(open(os.path.join(args.build, "compile_commands.json")))
@@ -93,13 +97,25 @@ def main():
     files = [os.path.abspath(f) for f in args.files] or sorted(
         f for f in by_file if f.endswith(".cu"))
     total = dict(targets=0, variants=0, rejected=0, unchanged=0, failed=0,
-                 errors=0)
+                 errors=0, original_fails=0)
+    rows = []
     print("%-28s %7s %8s %8s %9s %s" % ("FILE", "TARGETS", "VARIANTS",
                                         "REJECTED", "UNCHANGED",
                                         "NVCC FAILS" if args.verify else ""))
     for f in files:
         row = dict(targets=0, variants=0, rejected=0, unchanged=0, failed=0,
-                   errors=0)
+                   errors=0, original_fails=0)
+        # A variant of a file that does not build as it is cannot build
+        # either: its failures are the file's, not the rules'.
+        verify = args.verify
+        if verify and f in by_file:
+            why = compile_variant(by_file[f], f, args.timeout)
+            if why:
+                print("%s: does not build as it is (%s): its variants are "
+                      "not compiled" % (os.path.basename(f), why),
+                      file=sys.stderr)
+                row["original_fails"] = 1
+                verify = False
         listing, err = run_json([args.tool, "--list-targets", "--format=json",
                                  "-p", args.build, f], args.timeout)
         if err:
@@ -127,7 +143,7 @@ def main():
                     print("%s: %s: rejected [%s] %s: %s" %
                           (os.path.basename(f), t["name"], ",".join(r["rules"]),
                            r["description"], r["error"]), file=sys.stderr)
-                if not args.verify:
+                if not verify:
                     continue
                 for n in range(1, len(v["variants"]) + 1):
                     path = os.path.join(tmp, "variant-%d%s" %
@@ -140,6 +156,7 @@ def main():
                               file=sys.stderr)
         for k in total:
             total[k] += row[k]
+        rows.append(dict(row, file=f))
         print("%-28s %7d %8d %8d %9d %s" % (
             os.path.basename(f), row["targets"], row["variants"],
             row["rejected"], row["unchanged"],
@@ -147,6 +164,10 @@ def main():
     print("%-28s %7d %8d %8d %9d %s" % (
         "all", total["targets"], total["variants"], total["rejected"],
         total["unchanged"], total["failed"] if args.verify else ""))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"verified": args.verify, "files": rows,
+                       "total": total}, out, indent=1)
     return 1 if total["errors"] or total["failed"] else 0
 
 

@@ -340,9 +340,31 @@ def run_project(folder, recipe, args):
                    for i, (path, header) in enumerate(work)]
         for f in futures:
             summary["files"].append(f.result())
+    if args.variants and recipe["kind"] == "cuda":
+        summary["variants"] = count_variants(args, db_dir, sources, name)
     for r in summary["files"]:
         r["file"] = os.path.relpath(r["file"], folder)
     return summary
+
+
+def count_variants(args, db_dir, sources, name):
+    """The rules' variants of the GPU targets of the sources, counted by
+    count-variants.py --verify: listed, rejected by the project's compiler
+    and dropped by the tool, dropped as unchanged code, and listed ones that
+    the project's compiler fails on its own (the promise: none)."""
+    out = os.path.join(args.work, name, "variants.json")
+    argv = [sys.executable, os.path.join(os.path.dirname(__file__),
+                                         "count-variants.py"),
+            "-p", db_dir, "--tool", args.tool, "--verify", "--json", out,
+            "--timeout", str(args.timeout)]
+    argv += [s for s in sources if s.endswith(".cu")]
+    p = subprocess.run(argv, capture_output=True, text=True)
+    try:
+        with open(out, encoding="utf-8") as f:
+            return json.load(f)["total"]
+    except (OSError, ValueError, KeyError):
+        return {"error": (p.stderr.strip().splitlines() or
+                          ["exit %d" % p.returncode])[-1]}
 
 
 def totals(files):
@@ -396,6 +418,17 @@ def print_project(s, out):
                      if s["without"] else ""))
     if headers:
         summary_line("  + headers with kernels", totals(headers), out)
+    v = s.get("variants")
+    if v and "error" in v:
+        out.write("    variants: not counted: %s\n" % v["error"])
+    elif v:
+        out.write("    variants of %d GPU targets: %d listed, %d rejected by "
+                  "the project's nvcc (never listed), %d unchanged code "
+                  "(dropped), %d listed that nvcc fails (of files that "
+                  "build; %d do not), %d listings failed\n"
+                  % (v["targets"], v["variants"], v["rejected"],
+                     v["unchanged"], v["failed"], v["original_fails"],
+                     v["errors"]))
     groups = collections.OrderedDict()
     for r in s["files"]:
         if r["status"] == "clean":
@@ -462,6 +495,12 @@ def main():
                          "file not parsed cleanly (GCC commands are checked "
                          "with the command's GCC and -fsyntax-only); '' for "
                          "no check of either")
+    ap.add_argument("--variants", action="store_true",
+                    help="also count the rules' variants of each CUDA "
+                         "project's kernels and device functions, each "
+                         "compiled with the project's command "
+                         "(count-variants.py --verify; slow: nvcc per "
+                         "variant)")
     args = ap.parse_args()
     args.check_compiler = bool(args.nvcc)
     if args.nvcc and not os.access(args.nvcc, os.X_OK):
