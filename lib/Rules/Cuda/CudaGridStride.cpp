@@ -42,7 +42,9 @@ public:
                                    G->EarlyReturn ? G->Body.back() : G->Guard);
       if (Init.empty() || Bound.empty() || !Body || !Whole)
         continue;
-      std::string Type = G->Index->getType().getAsString();
+      // The loop changes the index: a const one (`const size_t i = ...`)
+      // is declared without its const.
+      std::string Type = G->Index->getType().getUnqualifiedType().getAsString();
       std::string Name = G->Index->getNameAsString();
       std::string Header = "for (" + Type + " " + Name + " = " + Init + "; " +
                            Name + " < " + Bound + "; " + Name +

@@ -88,7 +88,9 @@ private:
     if (G.EarlyReturn || !isa<CompoundStmt>(G.Body.front()))
       Body = "{\n" + Body + "\n}";
     std::string Bound = "(" + BoundText + ")";
-    std::string IndexType = G.Index->getType().getAsString();
+    // Without its const: the loops below change their copies.
+    std::string IndexType =
+        G.Index->getType().getUnqualifiedType().getAsString();
     std::string I = G.Index->getNameAsString();
     std::string Tid = Ctx.getFreshName("Tid");
     std::string Stride = Ctx.getFreshName("Stride");
