@@ -65,6 +65,10 @@ def compile_variant(entry, variant, timeout):
             continue
         out.append(variant if os.path.normpath(
             os.path.join(entry["directory"], a)) == src else a)
+    # The variant lies elsewhere: its quoted includes are looked for in the
+    # original's folder, where the compiler would look first.
+    if variant != src:
+        out[1:1] = ["-I" + os.path.dirname(src)]
     with tempfile.TemporaryDirectory() as tmp:
         out += ["-c", "-o", os.path.join(tmp, "v.o")]
         env = dict(os.environ, TMPDIR=tmp)

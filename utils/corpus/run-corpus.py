@@ -351,7 +351,9 @@ def count_variants(args, db_dir, sources, name):
     """The rules' variants of the GPU targets of the sources, counted by
     count-variants.py --verify: listed, rejected by the project's compiler
     and dropped by the tool, dropped as unchanged code, and listed ones that
-    the project's compiler fails on its own (the promise: none)."""
+    the project's compiler fails on its own (the promise: none). Its table
+    per file, and each rejected or failing variant with the compiler's first
+    error, go to variants.log beside variants.json."""
     out = os.path.join(args.work, name, "variants.json")
     argv = [sys.executable, os.path.join(os.path.dirname(__file__),
                                          "count-variants.py"),
@@ -359,6 +361,10 @@ def count_variants(args, db_dir, sources, name):
             "--timeout", str(args.timeout)]
     argv += [s for s in sources if s.endswith(".cu")]
     p = subprocess.run(argv, capture_output=True, text=True)
+    # Which variants were rejected or failed, and why: beside the counts.
+    with open(os.path.join(args.work, name, "variants.log"), "w",
+              encoding="utf-8") as f:
+        f.write(p.stdout + p.stderr)
     try:
         with open(out, encoding="utf-8") as f:
             return json.load(f)["total"]
