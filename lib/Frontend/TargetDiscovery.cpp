@@ -526,6 +526,68 @@ private:
   DeclUseVisitor Visitor{[this](const Decl *D) { add(D); }};
 };
 
+/// The first of the parse's errors written inside \p D's text, if any.
+const ClangError *errorInside(const Decl *D, const ParsedFile &Parsed) {
+  const ASTContext &Ctx = Parsed.AST->getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = SM.getExpansionRange(D->getSourceRange());
+  if (R.isInvalid())
+    return nullptr;
+  std::pair<FileID, unsigned> B = SM.getDecomposedLoc(R.getBegin());
+  std::pair<FileID, unsigned> End = SM.getDecomposedLoc(R.getEnd());
+  if (B.first != End.first)
+    return nullptr;
+  unsigned EndOffset =
+      End.second +
+      (R.isTokenRange()
+           ? Lexer::MeasureTokenLength(R.getEnd(), SM, Ctx.getLangOpts())
+           : 0);
+  for (const ClangError &E : Parsed.Errors) {
+    std::pair<FileID, unsigned> At = SM.getDecomposedLoc(E.Loc);
+    if (At.first == B.first && At.second >= B.second && At.second < EndOffset)
+      return &E;
+  }
+  return nullptr;
+}
+
+/// The first expression in \p FD's body that Clang could not build: what
+/// is left of a use of an invalid declaration, which names no declaration.
+const RecoveryExpr *firstRecoveryExpr(const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const RecoveryExpr *Found = nullptr;
+    bool VisitRecoveryExpr(RecoveryExpr *E) {
+      Found = E;
+      return false;
+    }
+  } F;
+  if (Stmt *Body = FD->getBody())
+    F.TraverseStmt(Body);
+  return F.Found;
+}
+
+/// An invalid declaration named \p Name: the one \p FD's scopes find, or
+/// else one in any namespace (the use may have been qualified: ns::Var).
+const NamedDecl *invalidDeclNamed(const FunctionDecl *FD,
+                                  const IdentifierInfo *Name) {
+  for (const DeclContext *DC = FD->getDeclContext(); DC; DC = DC->getParent())
+    for (const NamedDecl *D : DC->lookup(Name))
+      if (D->isInvalidDecl())
+        return D;
+  llvm::SmallVector<const DeclContext *, 8> Todo{
+      FD->getASTContext().getTranslationUnitDecl()};
+  while (!Todo.empty()) {
+    const DeclContext *DC = Todo.pop_back_val();
+    for (const Decl *D : DC->decls()) {
+      if (const auto *NS = dyn_cast<NamespaceDecl>(D))
+        Todo.push_back(NS);
+      else if (const auto *ND = dyn_cast<NamedDecl>(D);
+               ND && ND->isInvalidDecl() && ND->getIdentifier() == Name)
+        return ND;
+    }
+  }
+  return nullptr;
+}
+
 /// Why \p FD cannot be a target, given the parse's errors; empty when it can.
 std::string blockingReason(const FunctionDecl *FD, unsigned BeginOff,
                            unsigned EndOff, const ParsedFile &Parsed) {
@@ -537,6 +599,18 @@ std::string blockingReason(const FunctionDecl *FD, unsigned BeginOff,
     if (At.first == Main && At.second >= BeginOff && At.second < EndOff)
       return "an error in its definition: " + E.Text;
   }
+  auto NameOf = [](const Decl *D) {
+    return isa<NamedDecl>(D) ? cast<NamedDecl>(D)->getQualifiedNameAsString()
+                             : std::string("a declaration");
+  };
+  // The error inside a declaration, when there is one: its text says what
+  // to fix (and what nvcc makes of it, RecordingPrinter).
+  auto Uses = [&](const Decl *D, const ClangError *Inside) {
+    if (D->isInvalidDecl())
+      return "it uses '" + NameOf(D) + "', whose declaration has an error" +
+             (Inside ? ": " + Inside->Text : std::string());
+    return "it uses '" + NameOf(D) + "', which has an error: " + Inside->Text;
+  };
   // A template's parameters (their default arguments) count as its own.
   UsedDeclCollector C;
   if (FunctionTemplateDecl *FTD = FD->getDescribedFunctionTemplate())
@@ -546,28 +620,26 @@ std::string blockingReason(const FunctionDecl *FD, unsigned BeginOff,
   for (const Decl *D : C.Used) {
     if (D == FD || D->getCanonicalDecl() == FD->getCanonicalDecl())
       continue;
-    std::string Name = isa<NamedDecl>(D)
-                           ? cast<NamedDecl>(D)->getQualifiedNameAsString()
-                           : std::string("a declaration");
-    if (D->isInvalidDecl())
-      return "it uses '" + Name + "', whose declaration has an error";
-    CharSourceRange R = SM.getExpansionRange(D->getSourceRange());
-    if (R.isInvalid())
-      continue;
-    std::pair<FileID, unsigned> B = SM.getDecomposedLoc(R.getBegin());
-    std::pair<FileID, unsigned> End = SM.getDecomposedLoc(R.getEnd());
-    if (B.first != End.first)
-      continue;
-    unsigned EndOffset =
-        End.second +
-        (R.isTokenRange()
-             ? Lexer::MeasureTokenLength(R.getEnd(), SM, Ctx.getLangOpts())
-             : 0);
-    for (const ClangError &E : Parsed.Errors) {
-      std::pair<FileID, unsigned> At = SM.getDecomposedLoc(E.Loc);
-      if (At.first == B.first && At.second >= B.second && At.second < EndOffset)
-        return "it uses '" + Name + "', which has an error: " + E.Text;
-    }
+    const ClangError *Inside = errorInside(D, Parsed);
+    if (D->isInvalidDecl() || Inside)
+      return Uses(D, Inside);
+  }
+  // A use of an invalid declaration leaves no reference to it, only an
+  // expression Clang could not build: the rules would read a body with a
+  // hole. The name written there finds the declaration, in the scopes
+  // around the target.
+  if (const RecoveryExpr *RE = firstRecoveryExpr(FD)) {
+    SourceLocation Loc = SM.getFileLoc(RE->getBeginLoc());
+    Token Tok;
+    if (!Lexer::getRawToken(Loc, Tok, SM, Ctx.getLangOpts()) &&
+        Tok.is(tok::raw_identifier))
+      if (const NamedDecl *D =
+              invalidDeclNamed(FD, &Ctx.Idents.get(Tok.getRawIdentifier())))
+        return Uses(D, errorInside(D, Parsed));
+    PresumedLoc P = SM.getPresumedLoc(Loc);
+    return "its definition has an expression Clang could not build" +
+           (P.isValid() ? " (line " + std::to_string(P.getLine()) + ")"
+                        : std::string());
   }
   return "";
 }
