@@ -238,14 +238,48 @@ def _expand(flags, folder, corpus_root):
             for f in flags]
 
 
-def make_database(recipe, folder, work_dir, corpus_root=None):
+_GENCODE = re.compile(r"^(?:--generate-code|-gencode)=?(.*)$")
+
+
+def narrow_architectures(argv, arch):
+    """argv (a list) with only the --generate-code / -gencode of arch (90,
+    say) where it names several and one of them is arch's; unchanged
+    otherwise.
+
+    cuda-samples' CMake sets nine architectures in every sample, over any
+    -DCMAKE_CUDA_ARCHITECTURES: each compile is nine, where an engineer
+    tuning for one card builds one."""
+    specs = []  # (index of the flag, count of arguments it takes)
+    for i, a in enumerate(argv):
+        m = _GENCODE.match(a)
+        if not m:
+            continue
+        if m.group(1):
+            specs.append((i, 1, m.group(1)))
+        elif i + 1 < len(argv):
+            specs.append((i, 2, argv[i + 1]))
+    wanted = "compute_%s," % arch
+    keep = [s for s in specs if wanted in s[2] or s[2].endswith(
+        "compute_%s" % arch)]
+    if len(specs) < 2 or not keep:
+        return argv
+    drop = set()
+    for i, n, _ in specs:
+        if (i, n) != keep[0][:2]:
+            drop.update(range(i, i + n))
+    return [a for i, a in enumerate(argv) if i not in drop]
+
+
+def make_database(recipe, folder, work_dir, corpus_root=None,
+                  cuda_arch=None):
     """Writes the project's compile_commands.json into a folder of its own
     under work_dir and returns (that folder, the sources to run on, the
     headers to run on).
 
     The database keeps every entry (clang-maxcode reads commands of files it
     is not run on, for headers); the sources returned are the recipe's, each
-    file once."""
+    file once. With cuda_arch, commands that build for several GPU
+    architectures build for that one alone (narrow_architectures)."""
     db_dir = os.path.join(work_dir, recipe["name"])
     os.makedirs(db_dir, exist_ok=True)
     kind = recipe["database"]
@@ -264,6 +298,16 @@ def make_database(recipe, folder, work_dir, corpus_root=None):
                             "compile_commands.json")
         with open(path, encoding="utf-8") as f:
             entries = json.load(f)
+    if cuda_arch:
+        for e in entries:
+            if "arguments" in e:
+                e["arguments"] = narrow_architectures(e["arguments"],
+                                                      cuda_arch)
+            else:
+                argv = shlex.split(e["command"])
+                narrowed = narrow_architectures(argv, cuda_arch)
+                if narrowed != argv:
+                    e["command"] = shlex.join(narrowed)
     with open(os.path.join(db_dir, "compile_commands.json"), "w",
               encoding="utf-8") as f:
         json.dump(entries, f, indent=1)

@@ -314,7 +314,7 @@ def run_project(folder, recipe, args):
                "driver": args.clang, "without": args.without}
     try:
         db_dir, sources, headers = corpus.make_database(
-            recipe, folder, args.work, args.corpus_root)
+            recipe, folder, args.work, args.corpus_root, args.cuda_arch)
     except (corpus.RecipeError, OSError, ValueError,
             subprocess.SubprocessError) as e:
         summary["error"] = str(e)
@@ -325,7 +325,8 @@ def run_project(folder, recipe, args):
     if args.limit:
         sources = sources[:args.limit]
         headers = headers[:args.limit]
-    summary["sampled"] = {"every": args.every, "limit": args.limit}
+    summary["sampled"] = {"every": args.every, "limit": args.limit,
+                          "cuda_arch": args.cuda_arch}
     with open(os.path.join(db_dir, "compile_commands.json"),
               encoding="utf-8") as f:
         db = {}
@@ -341,14 +342,16 @@ def run_project(folder, recipe, args):
         for f in futures:
             summary["files"].append(f.result())
     if args.variants and recipe["kind"] == "cuda":
-        summary["variants"] = count_variants(args, db_dir, sources, name)
+        summary["variants"] = count_variants(args, db_dir, sources, headers,
+                                             folder, name)
     for r in summary["files"]:
         r["file"] = os.path.relpath(r["file"], folder)
     return summary
 
 
-def count_variants(args, db_dir, sources, name):
-    """The rules' variants of the GPU targets of the sources, counted by
+def count_variants(args, db_dir, sources, headers, folder, name):
+    """The rules' variants of the GPU targets of the sources and headers
+    (each header's compiled inside a source that includes it), counted by
     count-variants.py --verify: listed, rejected by the project's compiler
     and dropped by the tool, dropped as unchanged code, and listed ones that
     the project's compiler fails on its own (the promise: none). Its table
@@ -358,8 +361,8 @@ def count_variants(args, db_dir, sources, name):
     argv = [sys.executable, os.path.join(os.path.dirname(__file__),
                                          "count-variants.py"),
             "-p", db_dir, "--tool", args.tool, "--verify", "--json", out,
-            "--timeout", str(args.timeout)]
-    argv += [s for s in sources if s.endswith(".cu")]
+            "--timeout", str(args.timeout), "--root", folder]
+    argv += [s for s in sources if s.endswith(".cu")] + headers
     p = subprocess.run(argv, capture_output=True, text=True)
     # Which variants were rejected or failed, and why: beside the counts.
     with open(os.path.join(args.work, name, "variants.log"), "w",
@@ -435,6 +438,11 @@ def print_project(s, out):
                   % (v["targets"], v["variants"], v["rejected"],
                      v["unchanged"], v["failed"], v["original_fails"],
                      v["errors"]))
+        if v.get("headers"):
+            out.write("    of which %d headers, each compiled inside a "
+                      "source that includes it (%d included by none that "
+                      "builds: not compiled)\n"
+                      % (v["headers"], v.get("no_includer", 0)))
     groups = collections.OrderedDict()
     for r in s["files"]:
         if r["status"] == "clean":
@@ -507,6 +515,11 @@ def main():
                          "compiled with the project's command "
                          "(count-variants.py --verify; slow: nvcc per "
                          "variant)")
+    ap.add_argument("--cuda-arch",
+                    help="build CUDA for this architecture alone (90, say) "
+                         "where a command builds for several: its other "
+                         "--generate-code flags are dropped from the "
+                         "database")
     args = ap.parse_args()
     args.check_compiler = bool(args.nvcc)
     if args.nvcc and not os.access(args.nvcc, os.X_OK):

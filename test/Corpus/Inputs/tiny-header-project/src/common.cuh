@@ -1,0 +1,2 @@
+#pragma once
+__device__ inline float scaled(float A, float X) { return A * X; }
