@@ -566,6 +566,12 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
     O.InterruptSignal = interruptSignal() ? interruptSignal() : SIGINT;
     return O;
   }
+  SearchOutcome O = finishSearch(Opts, S, Roles, R, std::move(Sum), Diag);
+  // Interrupted while the winner was reviewed, nothing written: the run
+  // stays unfinished, so that --resume (which replays every evaluation
+  // from the store) reviews and writes it.
+  if (O.InterruptSignal)
+    return O;
   if (llvm::Error E = (*Store)->finishRun(R))
     llvm::WithColor::warning(Diag, "clang-maxcode")
         << llvm::toString(std::move(E)) << "\n";
@@ -574,7 +580,7 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
       llvm::WithColor::warning(Diag, "clang-maxcode")
           << "the store missed LLM calls: " << llvm::toString(std::move(E))
           << "\n";
-  return finishSearch(Opts, S, Roles, R, std::move(Sum), Diag);
+  return O;
 }
 
 namespace {
