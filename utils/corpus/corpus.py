@@ -238,36 +238,57 @@ def _expand(flags, folder, corpus_root):
             for f in flags]
 
 
-_GENCODE = re.compile(r"^(?:--generate-code|-gencode)=?(.*)$")
+# nvcc's flags that choose GPU architectures, with and without their value
+# in the same argument.
+_ARCH_FLAGS = ("--generate-code", "-gencode", "--gpu-architecture", "-arch",
+               "--gpu-code", "-code")
 
 
-def narrow_architectures(argv, arch):
-    """argv (a list) with only the --generate-code / -gencode of arch (90,
-    say) where it names several and one of them is arch's; unchanged
-    otherwise.
+def _arch_flag(arg):
+    """(flag, value or None) when arg is one of _ARCH_FLAGS, else None."""
+    for f in _ARCH_FLAGS:
+        if arg == f:
+            return f, None
+        if arg.startswith(f + "="):
+            return f, arg[len(f) + 1:]
+    return None
+
+
+def one_architecture(argv, arch):
+    """argv (a list) building GPU code for arch (90, say) alone, as an
+    engineer tuning for one card builds: where the command already builds
+    for arch (or its arch-specific 90a / 90f) with a --generate-code of its
+    own, only that one is kept; otherwise every architecture flag gives way
+    to arch's. Commands with no architecture flag get arch's too.
 
     cuda-samples' CMake sets nine architectures in every sample, over any
-    -DCMAKE_CUDA_ARCHITECTURES: each compile is nine, where an engineer
-    tuning for one card builds one."""
-    specs = []  # (index of the flag, count of arguments it takes)
-    for i, a in enumerate(argv):
-        m = _GENCODE.match(a)
-        if not m:
-            continue
-        if m.group(1):
-            specs.append((i, 1, m.group(1)))
-        elif i + 1 < len(argv):
-            specs.append((i, 2, argv[i + 1]))
-    wanted = "compute_%s," % arch
-    keep = [s for s in specs if wanted in s[2] or s[2].endswith(
-        "compute_%s" % arch)]
-    if len(specs) < 2 or not keep:
+    -DCMAKE_CUDA_ARCHITECTURES, so that each compile is nine; moderngpu's
+    and Rodinia's name architectures CUDA 13 no longer builds (60, 20)."""
+    if not any(os.path.basename(argv[0]).startswith(n) for n in ("nvcc",)):
         return argv
+    specs = []  # (first index, argument count, flag, value)
+    i = 0
+    while i < len(argv):
+        hit = _arch_flag(argv[i])
+        if hit and hit[1] is None and i + 1 < len(argv):
+            specs.append((i, 2, hit[0], argv[i + 1]))
+            i += 2
+            continue
+        if hit:
+            specs.append((i, 1, hit[0], hit[1]))
+        i += 1
+    own = re.compile(r"compute_%s[af]?(,|$)" % re.escape(str(arch)))
+    keep = [sp for sp in specs if sp[2] in ("--generate-code", "-gencode")
+            and own.search(sp[3])]
     drop = set()
-    for i, n, _ in specs:
-        if (i, n) != keep[0][:2]:
-            drop.update(range(i, i + n))
-    return [a for i, a in enumerate(argv) if i not in drop]
+    for sp in specs:
+        if not keep or sp is not keep[0]:
+            drop.update(range(sp[0], sp[0] + sp[1]))
+    out = [a for j, a in enumerate(argv) if j not in drop]
+    if not keep:
+        out[1:1] = ["--generate-code=arch=compute_%s,code=[compute_%s,sm_%s]"
+                    % (arch, arch, arch)]
+    return out
 
 
 def make_database(recipe, folder, work_dir, corpus_root=None,
@@ -278,8 +299,8 @@ def make_database(recipe, folder, work_dir, corpus_root=None,
 
     The database keeps every entry (clang-maxcode reads commands of files it
     is not run on, for headers); the sources returned are the recipe's, each
-    file once. With cuda_arch, commands that build for several GPU
-    architectures build for that one alone (narrow_architectures)."""
+    file once. With cuda_arch, nvcc commands build GPU code for that
+    architecture alone (one_architecture)."""
     db_dir = os.path.join(work_dir, recipe["name"])
     os.makedirs(db_dir, exist_ok=True)
     kind = recipe["database"]
@@ -301,11 +322,10 @@ def make_database(recipe, folder, work_dir, corpus_root=None,
     if cuda_arch:
         for e in entries:
             if "arguments" in e:
-                e["arguments"] = narrow_architectures(e["arguments"],
-                                                      cuda_arch)
+                e["arguments"] = one_architecture(e["arguments"], cuda_arch)
             else:
                 argv = shlex.split(e["command"])
-                narrowed = narrow_architectures(argv, cuda_arch)
+                narrowed = one_architecture(argv, cuda_arch)
                 if narrowed != argv:
                     e["command"] = shlex.join(narrowed)
     with open(os.path.join(db_dir, "compile_commands.json"), "w",

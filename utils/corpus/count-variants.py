@@ -87,7 +87,8 @@ def compile_variant(entry, variant, timeout):
                            text=True, timeout=timeout, env=env)
     if p.returncode == 0:
         return None
-    lines = [l for l in (p.stderr + p.stdout).splitlines() if "error" in l]
+    lines = [l for l in (p.stderr + p.stdout).splitlines()
+             if "error" in l or "fatal" in l]
     return (lines or ["exit %d" % p.returncode])[0].strip()
 
 

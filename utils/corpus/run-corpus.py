@@ -516,10 +516,11 @@ def main():
                          "(count-variants.py --verify; slow: nvcc per "
                          "variant)")
     ap.add_argument("--cuda-arch",
-                    help="build CUDA for this architecture alone (90, say) "
-                         "where a command builds for several: its other "
-                         "--generate-code flags are dropped from the "
-                         "database")
+                    help="build GPU code for this architecture alone (90, "
+                         "say): of a command's --generate-code flags the "
+                         "one for it is kept, or its architecture flags "
+                         "give way to one for it (the database is "
+                         "rewritten)")
     args = ap.parse_args()
     args.check_compiler = bool(args.nvcc)
     if args.nvcc and not os.access(args.nvcc, os.X_OK):
