@@ -400,9 +400,9 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   Sum.Policy = optionValueName(Opts.Policy).str();
   Sum.Strategy = optionValueName(Config.Strategy).str();
   // The unit a person reads: a bench's own figure is not time.
-  Sum.Measure = Opts.BenchMetric.empty() || !Opts.TestsDir.empty()
-                    ? optionValueName(Opts.Measure).str()
-                    : "bench-metric";
+  Sum.Measure = runModeOf(Opts) == RunMode::Project && !Opts.BenchMetric.empty()
+                    ? "bench-metric"
+                    : optionValueName(Opts.Measure).str();
   Sum.Sandbox = optionValueName(S.Sandbox).str();
   Sum.Integrity = integrityOf(S.Sandbox).str();
   Sum.StopReason = R.StopReason;
@@ -517,6 +517,14 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
   return O;
 }
 } // namespace
+
+RunMode maxcode::runModeOf(const RunOptions &Opts) {
+  if (!Opts.TestsDir.empty())
+    return RunMode::Program;
+  if (!Opts.BuildCmd.empty() || !Opts.ProjectRoot.empty())
+    return RunMode::Project;
+  return RunMode::ReadOnly;
+}
 
 llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
                                                  llvm::raw_ostream &Err) {

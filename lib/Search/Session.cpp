@@ -140,7 +140,7 @@ public:
   static llvm::Expected<ProfilePlace> make(const RunOptions &Opts,
                                            llvm::raw_ostream &Err) {
     ProfilePlace P;
-    bool Project = !Opts.BuildCmd.empty() || !Opts.ProjectRoot.empty();
+    bool Project = runModeOf(Opts) == RunMode::Project;
     std::string First = Opts.Sources.empty()
                             ? makeAbsolutePath(".")
                             : makeAbsolutePath(Opts.Sources.front());
@@ -451,7 +451,7 @@ llvm::Error driver::openSession(const RunOptions &Opts, Session &S,
 
   std::string StorePath = UseStore ? storePathOf(Opts) : Opts.StorePath;
   EvalConfig C = makeEvalConfig(Opts, S, *Mode, StorePath);
-  if (!C.programMode() && !Opts.BuildCmd.empty())
+  if (runModeOf(Opts) == RunMode::Project && !Opts.BuildCmd.empty())
     if (llvm::Error E = checkProjectTree(Opts, C, Err))
       return E;
   // Before the store is created: a run that cannot measure writes nothing.

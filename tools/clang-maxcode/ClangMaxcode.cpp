@@ -300,7 +300,7 @@ static int listVariantsMode(const RunOptions &Opts) {
   LV.Rules = Opts.Rules;
   LV.CheckOptions = Opts.RuleCheckOptions;
   LV.Scope = Opts.Scope;
-  LV.ProjectMode = !Opts.BuildCmd.empty();
+  LV.ProjectMode = runModeOf(Opts) == RunMode::Project;
   LV.AllowIsa = Opts.AllowIsa;
   auto L = listVariants(LV, diag());
   // Its compile checks stop their nvcc at once; what they left unchecked is

@@ -117,6 +117,14 @@ struct RunOptions {
   std::string ReportPath;  ///< .json or .html report to write.
 };
 
+/// How a run evaluates candidates, decided once from the options and used
+/// by every mode (the search, --evaluate, --list-variants, the profile):
+/// program mode when --tests names a folder (it wins over the project
+/// options), project mode when --build-cmd or --project-root is given,
+/// neither for the modes that only read code.
+enum class RunMode { ReadOnly, Program, Project };
+RunMode runModeOf(const RunOptions &Opts);
+
 /// Sets the fields of \p Opts that the options model holds, after checking
 /// it whole (validateOptions); an OptionError naming the key otherwise. The
 /// rest (sources, the database, the outputs of the run) is the caller's.
