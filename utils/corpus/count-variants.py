@@ -67,8 +67,15 @@ def compile_variant(entry, variant, timeout):
         if skip:
             skip = False
             continue
-        if a in ("-o", "--output-file"):
+        # Nothing is written beside the project's objects: no dependency
+        # file (a hard-linked tree copy shares the original's files).
+        if a in ("-o", "--output-file", "-MF", "-MT", "-MQ",
+                 "--dependency-output"):
             skip = True
+            continue
+        if a in ("-MD", "-MMD", "--generate-dependencies-with-compile",
+                 "--generate-nonsystem-dependencies-with-compile") or (
+                     a[:3] in ("-MF", "-MT", "-MQ") and len(a) > 3):
             continue
         if a.startswith("-o") and len(a) > 2:
             continue
@@ -151,8 +158,14 @@ class TreeCopy:
         for name in os.listdir(root):
             if name == ".git":
                 continue
-            subprocess.run(["cp", "-al", os.path.join(root, name),
-                            self.copy], check=True)
+            # Hard links where the temporary folder shares the tree's file
+            # system, a copy where it does not.
+            src = os.path.join(root, name)
+            if subprocess.run(["cp", "-al", src, self.copy],
+                              stderr=subprocess.DEVNULL).returncode != 0:
+                shutil.rmtree(os.path.join(self.copy, name),
+                              ignore_errors=True)
+                subprocess.run(["cp", "-a", src, self.copy], check=True)
 
     def mapped(self, text):
         return text.replace(self.root + os.sep, self.copy + os.sep) if (
@@ -166,6 +179,8 @@ class TreeCopy:
 
     def replace(self, header, text):
         path = self.mapped(header)
+        if not path.startswith(self.copy + os.sep):
+            raise ValueError("'%s' is not in '%s'" % (header, self.root))
         os.unlink(path)
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
@@ -192,6 +207,8 @@ def compile_header_variant(tree, entry, header, text, timeout):
 def header_includer(tree, by_file, header, timeout):
     """The command of a source whose compile includes header, from tree:
     (entry, None), or (None, why not)."""
+    if not header.startswith(tree.root + os.sep):
+        return None, "it is outside the project's folder '%s'" % tree.root
     for path, entry in sorted(by_file.items()):
         if not path.startswith(tree.root + os.sep) or not includes_header(
                 entry, header, tree.root):
