@@ -129,12 +129,13 @@ std::string cuptiLibraryPath(const RunOptions &Opts) {
 
 /// Where --profile-cmd runs (DESIGN section 7; inTreeCopy): in project
 /// mode, or with --project-root, in a copy of the project's tree, made for
-/// it and removed after; in program mode (whose profile runs a program
-/// built elsewhere) with the machine read-only. A tree too large to copy
-/// (--max-tree-size), or one that holds the scratch folder, is shown
-/// read-only, with a note. Without bubblewrap nothing can be read-only:
-/// program mode's profile then runs where it is started, as the user would
-/// run it.
+/// it and removed after; otherwise (program mode, whose profile runs a
+/// program built elsewhere, and the modes that only read code) with the
+/// machine read-only. A tree too large to copy (--max-tree-size), or one
+/// that holds the scratch folder, is shown read-only, with a note. Without
+/// bubblewrap nothing can be read-only: the profile then runs in a copy in
+/// every mode (from the same folder of the copy when it is started inside
+/// the tree), and is refused when the tree cannot be copied.
 class ProfilePlace {
 public:
   static llvm::Expected<ProfilePlace> make(const RunOptions &Opts,
@@ -151,7 +152,7 @@ public:
     P.View.Bwrap = Mode && *Mode == SandboxMode::Bwrap;
     if (!Mode)
       llvm::consumeError(Mode.takeError());
-    if (!Project)
+    if (!Project && P.View.Bwrap)
       return P;
     auto Dir = ScratchDir::create("maxcode-profile-tree", Opts.ScratchRoot,
                                   int(geteuid()));
