@@ -24,7 +24,7 @@
 // CHECK-NEXT:     "kind": "cpu-function",
 // CHECK:          "reason": "an error in its definition: {{.*}}'set' following the 'template' keyword does not refer to a template"
 // CHECK:          "name": "useNonTemplate",
-// CHECK:          "reason": "it uses 'callSet', whose declaration has an error"
+// CHECK:          "reason": "it uses 'callSet', whose declaration has an error: {{.*}}compat-template-keyword.cu:36:59: 'set' following the 'template' keyword does not refer to a template"
 
 struct Holder {
   template <typename T = int> T get() const { return T(); }

@@ -312,6 +312,10 @@ def main():
                     print("%s: %s: rejected [%s] %s: %s" %
                           (os.path.basename(f), t["name"], ",".join(r["rules"]),
                            r["description"], r["error"]), file=sys.stderr)
+                for r in v.get("unchanged", []):
+                    print("%s: %s: unchanged [%s] %s: %s" %
+                          (os.path.basename(f), t["name"], ",".join(r["rules"]),
+                           r["description"], r["reason"]), file=sys.stderr)
                 if not verify:
                     continue
                 for n in range(1, len(v["variants"]) + 1):

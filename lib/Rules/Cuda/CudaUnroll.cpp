@@ -21,75 +21,123 @@ using namespace clang;
 
 namespace {
 
-/// A loop whose trip count the compiler knows: `i < 8`, `i < N` with a
-/// template parameter or constexpr N.
-bool hasConstantTripCount(const ForStmt *F, const ASTContext &AST) {
-  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
-      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!Cond || !Cond->isRelationalOp())
-    return false;
-  const Expr *Bound = Cond->getRHS();
-  if (Bound->isValueDependent())
-    return isa<SubstNonTypeTemplateParmExpr>(Bound->IgnoreParenImpCasts()) ||
-           (isa<DeclRefExpr>(Bound->IgnoreParenImpCasts()) &&
-            isa<NonTypeTemplateParmDecl>(
-                cast<DeclRefExpr>(Bound->IgnoreParenImpCasts())->getDecl()));
-  return integerValue(Bound, AST).has_value();
-}
-
-/// The largest value the template parameter \p E names takes in the
-/// instantiations of \p FD (`renderCUDA<3>`); none when it is not such a
-/// parameter or an instantiation's value is unknown.
-std::optional<int64_t> largestInstantiatedValue(const Expr *E,
-                                                const FunctionDecl *FD) {
-  const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-  const auto *P = D ? dyn_cast<NonTypeTemplateParmDecl>(D->getDecl()) : nullptr;
+/// The loops instantiated from \p F, a loop of a template \p FD (a
+/// function template, or a member function of a class template): the
+/// statement at the same place in each instantiation the file has. Empty
+/// when \p FD is no template or nothing instantiates it.
+std::vector<const ForStmt *> instantiationsOf(const ForStmt *F,
+                                              const FunctionDecl *FD) {
+  std::vector<const FunctionDecl *> Bodies;
   const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate();
-  if (!P || !T || P->getDepth() != 0 || T->specializations().empty())
-    return std::nullopt;
-  std::optional<int64_t> Max;
-  for (const FunctionDecl *S : T->specializations()) {
-    const TemplateArgumentList *Args = S->getTemplateSpecializationArgs();
-    if (!Args || P->getIndex() >= Args->size() ||
-        Args->get(P->getIndex()).getKind() != TemplateArgument::Integral)
-      return std::nullopt;
-    int64_t V = Args->get(P->getIndex()).getAsIntegral().getExtValue();
-    Max = Max ? std::max(*Max, V) : V;
-  }
-  return Max;
+  if (T)
+    llvm::append_range(Bodies, T->specializations());
+  // A member (or member template) of a class template: what each of the
+  // class's instantiations made of it.
+  if (const auto *M = dyn_cast<CXXMethodDecl>(FD))
+    if (const ClassTemplateDecl *CT =
+            M->getParent()->getDescribedClassTemplate())
+      for (const ClassTemplateSpecializationDecl *Spec : CT->specializations())
+        for (const Decl *D : Spec->decls()) {
+          if (const auto *I = dyn_cast<FunctionDecl>(D);
+              I && I->getInstantiatedFromMemberFunction() == FD)
+            Bodies.push_back(I);
+          if (const auto *IT = dyn_cast<FunctionTemplateDecl>(D);
+              IT && T && IT->getInstantiatedFromMemberTemplate() == T)
+            llvm::append_range(Bodies, IT->specializations());
+        }
+  std::vector<const ForStmt *> Out;
+  for (const FunctionDecl *I : Bodies)
+    if (const Stmt *Body = I->getBody())
+      for (const Stmt *L : loopsIn(Body))
+        if (const auto *IF = dyn_cast<ForStmt>(L);
+            IF && IF->getForLoc() == F->getForLoc())
+          Out.push_back(IF);
+  return Out;
 }
 
-/// The trip count of `for (int i = A; i < B; ++i)` (`<=`, `i++`, `i += 1`)
-/// with constant A and B (B a template parameter: its largest value in the
-/// file's instantiations of \p FD); none for any other shape.
-std::optional<int64_t> tripCount(const ForStmt *F, const FunctionDecl *FD,
-                                 const ASTContext &AST) {
-  const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+/// The trip count of `for (A; i < B; ++i)` (`<=`, `i++`, `i += K`), A
+/// `int i = C` or `i = C`, with constant C, B and K > 0; none for any other
+/// shape, or a bound that depends on a template.
+std::optional<int64_t> ownTripCount(const ForStmt *F, const ASTContext &AST) {
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-  if (!Init || !Init->isSingleDecl() || !Cond ||
-      (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+  if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
+      Cond->getRHS()->isValueDependent())
     return std::nullopt;
-  const auto *V = dyn_cast<VarDecl>(Init->getSingleDecl());
+  const VarDecl *V = nullptr;
+  const Expr *Start = nullptr;
+  if (const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+      Init && Init->isSingleDecl()) {
+    V = dyn_cast<VarDecl>(Init->getSingleDecl());
+    Start = V ? V->getInit() : nullptr;
+  } else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(
+                 dyn_cast_or_null<Expr>(F->getInit()));
+             Assign && Assign->getOpcode() == BO_Assign) {
+    if (const auto *Ref =
+            dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts()))
+      V = dyn_cast<VarDecl>(Ref->getDecl());
+    Start = Assign->getRHS();
+  }
   const auto *Counter =
       dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
-  if (!V || !V->getInit() || !Counter || Counter->getDecl() != V)
+  if (!V || !Start || !Counter || Counter->getDecl() != V)
     return std::nullopt;
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
-  bool StepOne = false;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
-    StepOne = U->isIncrementOp();
-  else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc))
-    StepOne = C->getOpcode() == BO_AddAssign &&
-              integerValue(C->getRHS(), AST) == std::optional<int64_t>(1);
-  std::optional<int64_t> From = integerValue(V->getInit(), AST);
-  std::optional<int64_t> To = Cond->getRHS()->isValueDependent()
-                                  ? largestInstantiatedValue(Cond->getRHS(), FD)
-                                  : integerValue(Cond->getRHS(), AST);
-  if (!StepOne || !From || !To)
+  std::optional<int64_t> Step;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+      U && U->isIncrementOp())
+    Step = 1;
+  else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+           C && C->getOpcode() == BO_AddAssign)
+    Step = integerValue(C->getRHS(), AST);
+  std::optional<int64_t> From = integerValue(Start, AST);
+  std::optional<int64_t> To = integerValue(Cond->getRHS(), AST);
+  if (!Step || *Step <= 0 || !From || !To)
     return std::nullopt;
-  int64_t N = *To - *From + (Cond->getOpcode() == BO_LE);
-  return std::max<int64_t>(N, 0);
+  int64_t Span = *To - *From + (Cond->getOpcode() == BO_LE);
+  return Span <= 0 ? 0 : (Span + *Step - 1) / *Step;
+}
+
+/// The loop's bound, when it is a relational condition's right side.
+const Expr *boundOf(const ForStmt *F) {
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  return Cond && Cond->isRelationalOp() ? Cond->getRHS() : nullptr;
+}
+
+/// What nvcc knows of a loop's trip count when it compiles it.
+struct TripCount {
+  /// The bound is a constant (in every instantiation, for a template's).
+  bool Constant = false;
+  /// The count, the largest of the instantiations': none when unknown.
+  std::optional<int64_t> Count;
+};
+
+/// \p F's trip count as nvcc sees it: for a loop of a template, that of
+/// the loops instantiated from it (`i < 3 + WIN_SIZE_Y` is a constant in
+/// `FDWT53<8, 8>`). A template's loop that nothing instantiates counts as
+/// constant when its bound is a template parameter.
+TripCount tripCountOf(const ForStmt *F, const FunctionDecl *FD,
+                      const ASTContext &AST) {
+  const Expr *Bound = boundOf(F);
+  if (!Bound)
+    return {};
+  if (!Bound->isValueDependent())
+    return {integerValue(Bound, AST).has_value(), ownTripCount(F, AST)};
+  std::vector<const ForStmt *> Instances = instantiationsOf(F, FD);
+  if (Instances.empty()) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Bound->IgnoreParenImpCasts());
+    return {Ref && isa<NonTypeTemplateParmDecl>(Ref->getDecl()), std::nullopt};
+  }
+  TripCount T{true, 0};
+  for (const ForStmt *I : Instances) {
+    const Expr *B = boundOf(I);
+    T.Constant = T.Constant && B && integerValue(B, AST).has_value();
+    std::optional<int64_t> N = ownTripCount(I, AST);
+    T.Count = T.Count && N ? std::optional<int64_t>(std::max(*T.Count, *N))
+                           : std::nullopt;
+  }
+  return T;
 }
 
 /// nvcc unrolls a loop of up to this many trips itself: a pragma there
@@ -121,10 +169,10 @@ public:
         auto R = statementRange(Ctx, F);
         if (!R || !startsLine(Ctx, R->getBegin()))
           continue;
-        if (std::optional<int64_t> N = tripCount(F, FD, AST);
-            N && *N <= UnrolledByNvcc)
+        TripCount T = tripCountOf(F, FD, AST);
+        if (T.Count && *T.Count <= UnrolledByNvcc)
           continue;
-        Places.push_back({F, hasConstantTripCount(F, AST)});
+        Places.push_back({F, T.Constant});
       }
     }
     if (Places.empty())
