@@ -18,6 +18,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -276,10 +277,31 @@ void maxcode::dropVariantsTheCompilerRejects(
     if (Unchanged)
       Unchanged->push_back({V.Rules, V.Description, "nvcc", std::move(What)});
   };
-  for (Variant &V : Variants) {
+  // The compiles are independent and a heavy file's takes minutes: several
+  // run at once, one per core, at most 8 (each nvcc may need gigabytes).
+  std::vector<Verdict> Verdicts(Variants.size());
+  std::vector<char> VerdictByClang(Variants.size(), 0);
+  {
+    unsigned Width =
+        std::min({llvm::hardware_concurrency().compute_thread_count(),
+                  unsigned(Variants.size()), 8u});
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Width));
+    for (size_t I = 0; I < Variants.size(); ++I)
+      Pool.async([&, I] {
+        if (interrupted())
+          return;
+        bool Clang = false;
+        Verdicts[I] = Check(Variants[I].Text, Clang);
+        VerdictByClang[I] = Clang;
+      });
+    Pool.wait();
+  }
+  for (size_t I = 0; I < Variants.size(); ++I) {
     if (interrupted())
       break; // What was not checked is not shown.
-    Verdict Said = Check(V.Text, ByClang);
+    Variant &V = Variants[I];
+    Verdict Said = std::move(Verdicts[I]);
+    ByClang = VerdictByClang[I];
     if (!Said.rejected() && Said.Code && Said.Code == Own.Code) {
       DropUnchanged(V, "nvcc builds the original's PTX and host code from "
                        "it: it changes nothing");

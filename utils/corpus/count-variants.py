@@ -45,7 +45,11 @@ GPU_KINDS = ("cuda-kernel", "cuda-device-function")
 
 
 def run_json(argv, timeout):
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "ran for more than %d s" % timeout
     if p.returncode != 0:
         return None, (p.stderr.strip().splitlines() or ["exit %d" %
                                                         p.returncode])[-1]
@@ -90,8 +94,12 @@ def compile_variant(entry, variant, timeout):
     with tempfile.TemporaryDirectory() as tmp:
         out += ["-c", "-o", os.path.join(tmp, "v.o")]
         env = dict(os.environ, TMPDIR=tmp)
-        p = subprocess.run(out, cwd=entry["directory"], capture_output=True,
-                           text=True, timeout=timeout, env=env)
+        try:
+            p = subprocess.run(out, cwd=entry["directory"],
+                               capture_output=True, text=True,
+                               timeout=timeout, env=env)
+        except subprocess.TimeoutExpired:
+            return "the compile ran for more than %d s" % timeout
     if p.returncode == 0:
         return None
     lines = [l for l in (p.stderr + p.stdout).splitlines()
