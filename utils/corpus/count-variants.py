@@ -30,6 +30,7 @@ written and compiled under a temporary folder.
 """
 
 import argparse
+import atexit
 import json
 import os
 import re
@@ -161,6 +162,8 @@ class TreeCopy:
     def __init__(self, root):
         self.root = root
         self.tmp = tempfile.mkdtemp(prefix="count-variants-tree-")
+        # Removed at exit too, when a compile's error ends the count.
+        atexit.register(shutil.rmtree, self.tmp, True)
         self.copy = os.path.join(self.tmp, "tree")
         os.mkdir(self.copy)
         for name in os.listdir(root):
@@ -196,7 +199,11 @@ class TreeCopy:
     def restore(self, header):
         path = self.mapped(header)
         os.unlink(path)
-        os.link(header, path)
+        try:
+            os.link(header, path)
+        except OSError:
+            # Not ours to link (fs.protected_hardlinks): the copy is a copy.
+            shutil.copy2(header, path)
 
     def close(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
