@@ -26,6 +26,13 @@ llvm_config.with_environment("CLANG_NO_DEFAULT_CONFIG", "1")
 # (docs/CUDA.md): not the user's cache, which a clone per CI run would fill.
 config.environment["MAXCODE_PCH_DIR"] = os.path.join(
     config.maxcode_obj_root, "test", "pch-cache")
+# The per-user cache (rollout stores of runs without --store or a separate
+# build folder): one per lit run, in the build folder, so that no run reads
+# an earlier run's evaluations and the user's ~/.cache is left alone.
+_cache_home = os.path.join(config.maxcode_obj_root, "test", "cache-home")
+shutil.rmtree(_cache_home, ignore_errors=True)
+os.makedirs(_cache_home, exist_ok=True)
+config.environment["XDG_CACHE_HOME"] = _cache_home
 llvm_config.use_default_substitutions()
 
 config.substitutions.append(

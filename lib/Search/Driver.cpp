@@ -226,9 +226,31 @@ std::string configJSON(const RunOptions &Opts, const SearchConfig &C,
 }
 } // namespace
 
+namespace {
+/// \p Path as the file system names it: absolute, links resolved where it
+/// exists.
+std::string realPathOf(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  std::string Abs = makeAbsolutePath(Path);
+  if (llvm::sys::fs::real_path(Abs, Real))
+    return Abs;
+  return std::string(Real);
+}
+
+/// Whether \p Folder is part of the source tree rather than a build folder
+/// of its own: it holds a file being optimised (a Make project whose
+/// database sits beside its sources, an in-source CMake build).
+bool isSourceFolder(llvm::StringRef Folder, const RunOptions &Opts) {
+  std::string Real = realPathOf(Folder);
+  return llvm::any_of(Opts.Sources, [&](const std::string &Source) {
+    return llvm::StringRef(realPathOf(Source)).starts_with(Real + "/");
+  });
+}
+} // namespace
+
 std::string maxcode::defaultStorePath(const RunOptions &Opts) {
   llvm::SmallString<256> P;
-  if (!Opts.BuildPath.empty()) {
+  if (!Opts.BuildPath.empty() && !isSourceFolder(Opts.BuildPath, Opts)) {
     P = makeAbsolutePath(Opts.BuildPath);
     llvm::sys::path::append(P, ".clang-maxcode", "rollouts.sqlite");
     return std::string(P);
@@ -241,7 +263,19 @@ std::string maxcode::defaultStorePath(const RunOptions &Opts) {
   } else {
     llvm::sys::path::system_temp_directory(false, P);
   }
-  llvm::sys::path::append(P, "clang-maxcode", "rollouts.sqlite");
+  llvm::sys::path::append(P, "clang-maxcode");
+  // A project whose database sits in its source tree keeps a store of its
+  // own, named after its folder, as the build folder's would be.
+  if (!Opts.BuildPath.empty()) {
+    std::string Folder = realPathOf(Opts.BuildPath);
+    std::string Hash =
+        llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Folder)),
+                    /*LowerCase=*/true)
+            .substr(0, 12);
+    llvm::sys::path::append(P, "projects",
+                            llvm::sys::path::filename(Folder) + "-" + Hash);
+  }
+  llvm::sys::path::append(P, "rollouts.sqlite");
   return std::string(P);
 }
 

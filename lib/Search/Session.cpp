@@ -91,8 +91,13 @@ std::vector<std::string> protectedPaths(const RunOptions &Opts,
       Out.push_back(Store + Suffix);
     // The store's own folder when it is ours.
     llvm::StringRef Parent = llvm::sys::path::parent_path(Store);
+    llvm::StringRef Above =
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(Parent));
     if (llvm::sys::path::filename(Parent) == ".clang-maxcode" ||
-        llvm::sys::path::filename(Parent) == "clang-maxcode")
+        llvm::sys::path::filename(Parent) == "clang-maxcode" ||
+        (llvm::sys::path::filename(Above) == "clang-maxcode" &&
+         llvm::sys::path::filename(llvm::sys::path::parent_path(Parent)) ==
+             "projects"))
       Out.push_back(Parent.str());
   }
   for (const std::string *D :

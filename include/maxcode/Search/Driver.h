@@ -130,8 +130,10 @@ RunMode runModeOf(const RunOptions &Opts);
 /// rest (sources, the database, the outputs of the run) is the caller's.
 llvm::Error applyOptions(const EffectiveOptions &O, RunOptions &Opts);
 
-/// The default rollout store: in the build folder when there is one (never
-/// in the source tree), else in the user's cache folder.
+/// The default rollout store, never in the source tree: in the build folder
+/// (`-p`) when it is one of its own, else in the user's cache folder
+/// ($XDG_CACHE_HOME or ~/.cache), under clang-maxcode/projects/ with a
+/// folder per compile-database folder when there is one.
 std::string defaultStorePath(const RunOptions &Opts);
 
 /// The rollout store of \p Opts: --store, else defaultStorePath().
