@@ -68,6 +68,8 @@ Value maxcode::toJSON(const EvalResult &R) {
     O["feedback_ratio"] = R.FeedbackRatio;
   if (R.ShownInputsOnly)
     O["shown_inputs_only"] = true;
+  if (R.HintsOnly)
+    O["hints_only"] = true;
   if (llvm::StringRef V = R.verdict(); !V.empty())
     O["verdict"] = V;
   if (R.CrossRatio)
@@ -147,6 +149,7 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
   R.TimedOn = Str("timed_on");
   R.FeedbackRatio = Num("feedback_ratio");
   R.ShownInputsOnly = O->getBoolean("shown_inputs_only").value_or(false);
+  R.HintsOnly = O->getBoolean("hints_only").value_or(false);
   llvm::StringRef Verdict = O->getString("verdict").value_or("");
   R.Unconfirmed = Verdict == "unconfirmed";
   R.Unverified = Verdict == "unverified";

@@ -367,6 +367,7 @@ EvalResult Evaluator::verification(const Variant &V, const Target &T,
                                                    ? TimingSet::HeldOut
                                                    : TimingSet::Feedback);
     crossCheck(B, R);
+    creditHintsByTime(V, R);
   }
   R.JobIds = std::move(B.JobIds);
   return R;

@@ -40,6 +40,10 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
       OS << llvm::formatv(" (unverified: measured {0:f3}x on the inputs the "
                           "search saw; not credited)",
                           R.RawRatio);
+    else if (R.HintsOnly && R.Ratio < R.RawRatio)
+      OS << llvm::formatv(" (compiler hints only: measured {0:f3}x, credited "
+                          "what wall time confirms)",
+                          R.RawRatio);
     else if (R.Unconfirmed && R.Ratio >= R.RawRatio)
       OS << llvm::formatv(" (unconfirmed: {0} cannot judge it; credited its "
                           "own figure)",

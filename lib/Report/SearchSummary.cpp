@@ -27,6 +27,7 @@ static llvm::json::Object verificationJSON(const SearchSummary &S) {
                          {"ratio", V->Ratio},
                          {"raw_ratio", V->RawRatio},
                          {"shown_inputs_only", V->ShownInputsOnly},
+                         {"hints_only", V->HintsOnly},
                          {"suspect", V->Suspect},
                          {"unconfirmed", V->Unconfirmed},
                          {"unverified", V->Unverified}};

@@ -118,6 +118,11 @@ struct EvalResult {
   /// speedup (too small, or none; rule 10): credited 1.0, never the ratio
   /// on the inputs the search saw, which RawRatio keeps.
   bool Unverified = false;
+  /// The variant changes only the compiler's hints (pragmas, optimisation
+  /// attributes; changesOnlyCompilerHints): by instructions it is credited
+  /// only what wall time confirms, never its count alone (docs/Evaluation.md,
+  /// "Compiler hints"); RawRatio keeps the count's figure, CrossRatio time's.
+  bool HintsOnly = false;
   /// Where the ratio was measured (DESIGN section 4, rule 10): "held-out"
   /// for a verification with held-out inputs, "feedback" for the inputs the
   /// search saw; empty for a search's own evaluations.

@@ -249,6 +249,9 @@ private:
   EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool HeldOutToo);
   void measure(Built &B, unsigned Repetitions, EvalResult &Out);
   void crossCheck(Built &B, EvalResult &Out);
+  /// A variant of compiler hints only, by instructions: credited what the
+  /// cross-check's wall time confirms (HintsOnly), 1.0 where it does not.
+  void creditHintsByTime(const Variant &V, EvalResult &Out);
   /// verify and retime: every test, the ratio on held-out inputs, and with
   /// \p CrossCheck the other measure's word.
   EvalResult verification(const Variant &V, const Target &T,

@@ -1,0 +1,23 @@
+// Reads n, prints a checksum of a mixing loop over 0..n-1.
+#include <cstdio>
+
+unsigned long long mix(unsigned N) {
+  unsigned long long H = 1469598103934665603ull;
+  unsigned I = 0;
+#pragma GCC unroll 4
+  for (; I + 1 < N; I += 2) {
+    H = (H ^ I) * 1099511628211ull;
+    H = (H ^ (I + 1)) * 1099511628211ull;
+  }
+  if (I < N)
+    H = (H ^ I) * 1099511628211ull;
+  return H;
+}
+
+int main() {
+  unsigned N;
+  if (std::scanf("%u", &N) != 1)
+    return 1;
+  std::printf("%llu\n", mix(N));
+  return 0;
+}
