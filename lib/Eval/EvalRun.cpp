@@ -142,7 +142,8 @@ llvm::Expected<uint64_t> evaldetail::instructionsFromLog(llvm::StringRef Log,
 
 std::vector<std::string>
 evaldetail::callgrindArgv(llvm::StringRef OutFile,
-                          std::vector<std::string> Argv, bool LineInfo) {
+                          std::vector<std::string> Argv, bool LineInfo,
+                          llvm::ArrayRef<std::string> Options) {
   // Every process of the run counted (DESIGN section 4, rule 4), its log on
   // a pipe the supervisor reads: the program shares the descriptor, so it
   // can add lines but cannot take valgrind's away.
@@ -150,6 +151,7 @@ evaldetail::callgrindArgv(llvm::StringRef OutFile,
                                 "--trace-children=yes", "--log-fd=3"};
   if (LineInfo)
     V.push_back("--dump-line=yes");
+  V.insert(V.end(), Options.begin(), Options.end());
   V.push_back(("--callgrind-out-file=" + OutFile).str());
   V.insert(V.end(), Argv.begin(), Argv.end());
   return V;

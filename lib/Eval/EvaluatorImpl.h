@@ -19,6 +19,7 @@
 #define MAXCODE_LIB_EVAL_EVALUATORIMPL_H
 
 #include "maxcode/Eval/Evaluator.h"
+#include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Process.h"
 #include "llvm/Support/Error.h"
 #include <optional>
@@ -128,6 +129,10 @@ public:
   /// mode cannot (project mode: the user's build command).
   virtual llvm::Expected<std::vector<std::string>>
   sanitizerFindings(Built &B) = 0;
+  /// One run of \p B on every timed input under callgrind with the cache
+  /// and branch simulation (CpuEvidence.h): the profiles, merged; an error
+  /// where the mode has no lines of the program's to profile.
+  virtual llvm::Expected<CallgrindProfile> simulate(Built &B) = 0;
 
 protected:
   Evaluator &E;
@@ -189,10 +194,11 @@ judgeTestRun(const ProcessResult &P, const SupervisorReport *Rep,
              const TestCase &T, double Tolerance, bool HeldOut,
              llvm::StringRef When, llvm::ArrayRef<std::string> BaselineRuns);
 /// The argv of a callgrind run of \p Argv counting every process, its log
-/// on descriptor 3, its profiles to \p OutFile.
-std::vector<std::string> callgrindArgv(llvm::StringRef OutFile,
-                                       std::vector<std::string> Argv,
-                                       bool LineInfo);
+/// on descriptor 3, its profiles to \p OutFile; \p Options are valgrind's
+/// too (simulationOptions()).
+std::vector<std::string>
+callgrindArgv(llvm::StringRef OutFile, std::vector<std::string> Argv,
+              bool LineInfo, llvm::ArrayRef<std::string> Options = {});
 /// The compiler flags of a sanitizer build (GCC and Clang spell them
 /// alike), and the environment its runs get: a finding ends the run with
 /// its own exit code and a report on stderr; leaks are not findings (a

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EvaluatorImpl.h"
+#include "maxcode/Eval/CpuEvidence.h"
 #include "maxcode/Eval/CuptiRun.h"
 #include "maxcode/Eval/DerivedInputs.h"
 #include "maxcode/Eval/EvalCache.h"
@@ -74,6 +75,7 @@ public:
   std::optional<std::string> noHeldOutTiming() const override;
   void addWorkload(WorkloadFacts &W) const override;
   llvm::Expected<std::vector<std::string>> sanitizerFindings(Built &B) override;
+  llvm::Expected<CallgrindProfile> simulate(Built &B) override;
 
 private:
   /// Which tests a check runs: what it may say of a failure, and where
@@ -848,9 +850,11 @@ void Evaluator::ProgramHarness::checkTests(Built &B,
                              : Out.TestsPassed) += Passed;
 }
 
-/// Hot lines of \p SourceName from the callgrind profiles in \p Folder.
-static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
-                        std::map<unsigned, uint64_t> &Lines, uint64_t &Total) {
+/// The callgrind profiles in \p Folder, each as \p Each sees it; a file that
+/// is not one is skipped.
+static void
+forEachProfile(llvm::StringRef Folder,
+               llvm::function_ref<void(const CallgrindProfile &)> Each) {
   std::error_code EC;
   for (llvm::sys::fs::directory_iterator It(Folder, EC), End; It != End && !EC;
        It.increment(EC)) {
@@ -868,11 +872,42 @@ static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
       llvm::consumeError(std::move(E));
       continue;
     }
-    for (const auto &KV : P->Lines)
+    Each(*P);
+  }
+}
+
+/// Hot lines of \p SourceName from the callgrind profiles in \p Folder.
+static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
+                        std::map<unsigned, uint64_t> &Lines, uint64_t &Total) {
+  forEachProfile(Folder, [&](const CallgrindProfile &P) {
+    for (const auto &KV : P.Lines)
       if (llvm::sys::path::filename(KV.first.first) == SourceName)
         Lines[KV.first.second] += KV.second;
-    Total += P->Total;
+    Total += P.Total;
+  });
+}
+
+llvm::Expected<CallgrindProfile> Evaluator::ProgramHarness::simulate(Built &B) {
+  CallgrindProfile All;
+  for (size_t Test : E.timed()) {
+    RunRequest R;
+    R.Stdin = E.Tests[Test].InputPath;
+    R.Argv = callgrindArgv("@PROFILE@/callgrind.out.%p", {"./prog"},
+                           /*LineInfo=*/true, simulationOptions());
+    R.LogFd = 3;
+    R.Profile = true;
+    R.Kind = JobKind::Check;
+    // The simulation runs about twice as long as a count.
+    R.WallSeconds = std::max(120.0, 80 * E.Config.TimeoutSeconds);
+    auto Run = E.runOnce(B, R);
+    if (!Run)
+      return Run.takeError();
+    if (auto Why = classifyRun(Run->Proc, &Run->Report, "the program"))
+      return llvm::createStringError(Why->second);
+    forEachProfile(Run->ProfileDir->path(),
+                   [&](const CallgrindProfile &P) { All.merge(P); });
   }
+  return All;
 }
 
 llvm::Expected<double>

@@ -80,6 +80,13 @@ public:
         "does not change; build and test it with -fsanitize=address,"
         "undefined yourself");
   }
+  llvm::Expected<CallgrindProfile> simulate(Built &) override {
+    // The bench's processes are the project's, built without line
+    // information we can rely on; --profile-cmd is where its lines are read.
+    return llvm::createStringError(
+        "not gathered in project mode: the bench runs the project's own "
+        "build, whose lines are read by --profile-cmd");
+  }
 
 private:
   /// A fresh copy of the project with \p B's file, built from scratch

@@ -31,6 +31,20 @@ void CallgrindProfile::merge(const CallgrindProfile &Other) {
   }
   for (const auto &KV : Other.Lines)
     Lines[KV.first] += KV.second;
+  if (Events.empty())
+    Events = Other.Events;
+  // Files of other events (another valgrind's options) are not added up.
+  if (Events == Other.Events)
+    for (const auto &KV : Other.LineEvents) {
+      std::vector<uint64_t> &Mine = LineEvents[KV.first];
+      Mine.resize(std::max(Mine.size(), KV.second.size()), 0);
+      for (size_t I = 0; I < KV.second.size(); ++I)
+        Mine[I] += KV.second[I];
+    }
+  for (const auto &KV : Other.LineCalls)
+    LineCalls[KV.first] += KV.second;
+  for (const auto &KV : Other.LineCallCost)
+    LineCallCost[KV.first] += KV.second;
 }
 
 llvm::StringRef maxcode::callgrindBaseName(llvm::StringRef Name) {
@@ -95,6 +109,7 @@ private:
   unsigned PositionColumns = 1; // "positions: line" by default
   std::string CurrentFn, CurrentFile, CurrentSubFile, CurrentObject;
   std::string PendingCallee;
+  uint64_t PendingCalls = 0;
   bool ExpectCallCost = false;
   bool HaveTotal = false;
   uint64_t SumOfSelf = 0;
@@ -141,16 +156,34 @@ void CallgrindParser::costLine(llvm::StringRef Line) {
   uint64_t Cost = 0;
   if (Cols.size() > PositionColumns)
     (void)Cols[PositionColumns].getAsInteger(10, Cost);
+  const std::string &F = CurrentSubFile.empty() ? CurrentFile : CurrentSubFile;
+  bool HasLine = LinePos > 0 && LinePos <= std::numeric_limits<unsigned>::max();
   if (ExpectCallCost) {
     P.Functions[CurrentFn].Calls.push_back({PendingCallee, Cost});
+    // The call's line is the caller's: where a loop calls per element.
+    if (HasLine) {
+      P.LineCalls[{F, unsigned(LinePos)}] += PendingCalls;
+      P.LineCallCost[{F, unsigned(LinePos)}] += Cost;
+    }
     ExpectCallCost = false;
     return;
   }
   P.Functions[CurrentFn].Self += Cost;
   SumOfSelf += Cost;
-  const std::string &F = CurrentSubFile.empty() ? CurrentFile : CurrentSubFile;
-  if (LinePos > 0 && LinePos <= std::numeric_limits<unsigned>::max())
-    P.Lines[{F, unsigned(LinePos)}] += Cost;
+  if (!HasLine)
+    return;
+  P.Lines[{F, unsigned(LinePos)}] += Cost;
+  if (P.Events.size() < 2)
+    return;
+  std::vector<uint64_t> &All = P.LineEvents[{F, unsigned(LinePos)}];
+  All.resize(P.Events.size(), 0);
+  // Trailing zero costs may be left out of a line.
+  for (size_t I = 0; I < P.Events.size() && PositionColumns + I < Cols.size();
+       ++I) {
+    uint64_t V = 0;
+    (void)Cols[PositionColumns + I].getAsInteger(10, V);
+    All[I] += V;
+  }
 }
 
 llvm::Error CallgrindParser::keyLine(llvm::StringRef Key, llvm::StringRef Value,
@@ -193,6 +226,8 @@ llvm::Error CallgrindParser::keyLine(llvm::StringRef Key, llvm::StringRef Value,
       CurrentObject = *N;
   } else if (Key == "calls") {
     ExpectCallCost = true;
+    PendingCalls = 0;
+    (void)Value.split(' ').first.getAsInteger(10, PendingCalls);
   }
   return llvm::Error::success();
 }
@@ -200,7 +235,11 @@ llvm::Error CallgrindParser::keyLine(llvm::StringRef Key, llvm::StringRef Value,
 void CallgrindParser::headerLine(llvm::StringRef Line) {
   auto [Header, Rest] = Line.split(':');
   Rest = Rest.trim();
-  if (Header == "positions") {
+  if (Header == "events") {
+    llvm::SmallVector<llvm::StringRef, 16> Names;
+    Rest.split(Names, ' ', -1, false);
+    P.Events.assign(Names.begin(), Names.end());
+  } else if (Header == "positions") {
     llvm::SmallVector<llvm::StringRef, 4> Cols;
     Rest.split(Cols, ' ', -1, false);
     PositionColumns = std::max<unsigned>(1, Cols.size());

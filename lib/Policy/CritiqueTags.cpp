@@ -54,6 +54,16 @@ llvm::StringRef maxcode::critiqueTagName(CritiqueTag T) {
     return "poor-l2-hit-rate";
   case CritiqueTag::Unsafe:
     return "unsafe";
+  case CritiqueTag::NotVectorised:
+    return "not-vectorised";
+  case CritiqueTag::CacheMissBound:
+    return "cache-miss-bound";
+  case CritiqueTag::MispredictBound:
+    return "mispredict-bound";
+  case CritiqueTag::CallBound:
+    return "call-bound";
+  case CritiqueTag::PerElementIO:
+    return "per-element-io";
   }
   llvm_unreachable("unknown critique tag");
 }
@@ -79,7 +89,12 @@ llvm::ArrayRef<CritiqueTag> maxcode::allCritiqueTags() {
                                     CritiqueTag::BlockSizeLimited,
                                     CritiqueTag::PoorL1HitRate,
                                     CritiqueTag::PoorL2HitRate,
-                                    CritiqueTag::Unsafe};
+                                    CritiqueTag::Unsafe,
+                                    CritiqueTag::NotVectorised,
+                                    CritiqueTag::CacheMissBound,
+                                    CritiqueTag::MispredictBound,
+                                    CritiqueTag::CallBound,
+                                    CritiqueTag::PerElementIO};
   return All;
 }
 

@@ -7,6 +7,7 @@
 #include "maxcode/Policy/LLMPolicy.h"
 #include "maxcode/Frontend/Discovery.h"
 #include "maxcode/LLM/ReplyParsing.h"
+#include "maxcode/Policy/RulesCritic.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -583,6 +584,12 @@ llvm::Expected<std::vector<ChatMessage>> maxcode::renderProposerPrompt(
     Context = "// (nothing beyond the standard library)";
 
   std::string Feedback = describeFeedback(Obs.Feedback, Obs.CurrentText);
+  // At the root, why the original is slow; below it, the root's children's
+  // critiques carry it.
+  if (!Obs.Feedback && Obs.Evidence && !Obs.Evidence->empty())
+    Feedback += "\n\nWhy the original is slow, as measured and as the "
+                "compiler reports it:\n" +
+                critiqueOfEvidence(*Obs.Evidence, Obs.OriginalText).Text;
   if (!In.Unusable.empty()) {
     Feedback += "\n\nRecent replies for this code that could not be used:\n";
     for (const std::string &U : In.Unusable)

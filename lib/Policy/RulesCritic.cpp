@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace maxcode;
 
@@ -395,7 +396,150 @@ void critiqueGpu(const EvalResult &R, Report &Out) {
                           *L2));
 }
 
+/// What the CPU evidence must show before a finding names it (tuned on
+/// the fixtures of test/Policy/evidence-critic.test and the projects of
+/// docs/Rules.md, "CPU evidence").
+namespace evidence {
+/// A line is read when it holds this share of the target's estimated
+/// cycles.
+constexpr double HotShare = 0.05;
+/// Cache-miss bound: the misses' cycles (10 per L1 miss, 100 per
+/// last-level miss) are at least this share of the line's instructions.
+constexpr double MissCyclesPerInstruction = 0.5;
+/// Mispredict bound: the mispredicts' cycles (10 each) are at least this
+/// share of the line's instructions, and this share of its branches.
+constexpr double MispredictCyclesPerInstruction = 0.2;
+constexpr double MispredictRate = 0.05;
+/// Call bound and per-element I/O: at least this many calls, whose cost is
+/// at least the line's own.
+constexpr uint64_t ManyCalls = 1000;
+/// Findings of one kind shown at most.
+constexpr size_t Shown = 3;
+} // namespace evidence
+
+/// Whether \p Line calls a stream or stdio function that moves a few
+/// bytes: read/get/put/write on a stream, fgetc, fread and their kin.
+bool isElementIOLine(llvm::StringRef Line) {
+  static const llvm::Regex Calls(
+      "(\\.|->)(read|get|put|write|getline|peek|ignore)[ \t]*\\(|"
+      "(^|[^A-Za-z0-9_])(fgetc|fputc|getc|putc|getc_unlocked|putc_unlocked|"
+      "fread|fwrite|getchar|putchar|fscanf|fprintf|scanf|printf)[ \t]*\\(");
+  return isIOLine(Line) || Calls.match(Line);
+}
+
+std::string describeLine(llvm::ArrayRef<llvm::StringRef> Lines, unsigned N) {
+  llvm::StringRef Src = lineText(Lines, N);
+  return llvm::formatv("line {0} (`{1}`)", N, Src.empty() ? "?" : Src).str();
+}
+
+void critiqueEvidence(const CpuEvidence &E, llvm::StringRef OriginalText,
+                      Report &Out) {
+  std::vector<llvm::StringRef> Lines = splitLines(OriginalText);
+  std::map<CritiqueTag, size_t> Count;
+  auto Add = [&](CritiqueTag T, std::string Text) {
+    if (Count[T]++ < evidence::Shown)
+      Out.add(T, std::move(Text));
+  };
+  auto Share = [&](const LineEvidence &L) {
+    return E.TargetCycles > 0 ? L.estimatedCycles() / E.TargetCycles : 0.0;
+  };
+  std::set<unsigned> Hot;
+  for (const LineEvidence &L : E.Lines) {
+    double S = Share(L);
+    if (S < evidence::HotShare)
+      continue;
+    Hot.insert(L.Line);
+    std::string Where = describeLine(Lines, L.Line);
+    double Ir = double(std::max<uint64_t>(1, L.Instructions));
+    double MissCycles = 10.0 * double(L.L1Misses) + 100.0 * double(L.LLMisses);
+    if (MissCycles >= evidence::MissCyclesPerInstruction * Ir)
+      Add(CritiqueTag::CacheMissBound,
+          llvm::formatv("{0}, {1:f0}% of the target's estimated cycles: {2} "
+                        "first-level and {3} last-level data cache misses "
+                        "over {4} instructions; touch less memory or touch "
+                        "it in order (a denser layout, a hash or sorted "
+                        "vector for a tree, a loop order that walks "
+                        "memory by rows).",
+                        Where, S * 100, L.L1Misses, L.LLMisses, L.Instructions)
+              .str());
+    if (L.Branches &&
+        10.0 * double(L.Mispredicts) >=
+            evidence::MispredictCyclesPerInstruction * Ir &&
+        double(L.Mispredicts) >= evidence::MispredictRate * double(L.Branches))
+      Add(CritiqueTag::MispredictBound,
+          llvm::formatv("{0}: {1} of its {2} branches mispredicted ({3:f0}%); "
+                        "a select of cheap side-effect-free arms, or sorted "
+                        "or partitioned data, removes them.",
+                        Where, L.Mispredicts, L.Branches,
+                        100.0 * double(L.Mispredicts) / double(L.Branches))
+              .str());
+    if (L.Calls >= evidence::ManyCalls &&
+        L.CallInstructions >= L.Instructions) {
+      bool IO = isElementIOLine(lineText(Lines, L.Line));
+      Add(IO ? CritiqueTag::PerElementIO : CritiqueTag::CallBound,
+          IO ? llvm::formatv("{0} makes {1} I/O calls costing {2} "
+                             "instructions: one call per element; read or "
+                             "write the whole block with one call and keep "
+                             "the loop's checks.",
+                             Where, L.Calls, L.CallInstructions)
+                   .str()
+             : llvm::formatv("{0} makes {1} calls costing {2} instructions, "
+                             "its own code {3}: hoist a call whose arguments "
+                             "do not change out of the loop, or make the "
+                             "callee inlinable.",
+                             Where, L.Calls, L.CallInstructions, L.Instructions)
+                   .str());
+    }
+  }
+  // The compiler's word on the hot loops (on every line of the target when
+  // there is no simulation to say which are hot).
+  std::map<unsigned, std::vector<std::string>> Vector, Other;
+  for (const CompilerRemark &R : E.Remarks) {
+    if (!E.Lines.empty() && !Hot.count(R.Line))
+      continue;
+    auto &Into = R.Pass == "vectorize" ? Vector : Other;
+    if (!llvm::is_contained(Into[R.Line], R.Message))
+      Into[R.Line].push_back(R.Message);
+  }
+  for (const auto &[Line, Messages] : Vector)
+    Add(CritiqueTag::NotVectorised,
+        llvm::formatv("{0}: the compiler says: {1}.", describeLine(Lines, Line),
+                      llvm::join(Messages, "; "))
+            .str());
+  size_t Plain = 0;
+  for (const auto &[Line, Messages] : Other)
+    if (Plain++ < evidence::Shown)
+      Out.addPlain(llvm::formatv("compiler remark at {0}: {1}.",
+                                 describeLine(Lines, Line),
+                                 llvm::join(Messages, "; "))
+                       .str());
+  if (E.Lines.empty())
+    return;
+  std::string Text = "the original's hottest lines by estimated cycles "
+                     "(callgrind's cache and branch simulation):";
+  for (size_t I = 0; I < std::min<size_t>(E.Lines.size(), 3); ++I) {
+    const LineEvidence &L = E.Lines[I];
+    if (Share(L) < evidence::HotShare)
+      break; // Hottest first: the rest are colder still.
+    Text += llvm::formatv("\n  {0}: {1:f1}%, {2} instructions, {3} L1 and {4} "
+                          "LL misses, {5} of {6} branches mispredicted, {7} "
+                          "calls",
+                          describeLine(Lines, L.Line), Share(L) * 100,
+                          L.Instructions, L.L1Misses, L.LLMisses, L.Mispredicts,
+                          L.Branches, L.Calls)
+                .str();
+  }
+  Out.addPlain(Text);
+}
+
 } // namespace
+
+Critique maxcode::critiqueOfEvidence(const CpuEvidence &E,
+                                     llvm::StringRef OriginalText) {
+  Report Out;
+  critiqueEvidence(E, OriginalText, Out);
+  return Out.finish({});
+}
 
 std::optional<OccupancyEstimate>
 maxcode::estimateOccupancy(unsigned BlockSize, unsigned RegistersPerThread,
@@ -484,5 +628,15 @@ Critique maxcode::critiqueByRules(const EvalResult &R, const Variant &V,
 
 Critique RulesCritic::critique(const EvalResult &R, const Variant &V,
                                const Observation &Parent) {
-  return critiqueByRules(R, V, Parent.CurrentText);
+  Critique C = critiqueByRules(R, V, Parent.CurrentText);
+  // The root's children carry why the original is slow, once, for the
+  // expansions below them; deeper critiques speak of their own code.
+  if (Parent.Feedback || !Parent.Evidence || Parent.Evidence->empty())
+    return C;
+  Critique E = critiqueOfEvidence(*Parent.Evidence, Parent.OriginalText);
+  C.Text += E.Text;
+  for (CritiqueTag T : E.Tags)
+    if (!C.has(T))
+      C.Tags.push_back(T);
+  return C;
 }

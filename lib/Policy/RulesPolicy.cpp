@@ -6,6 +6,7 @@
 
 #include "maxcode/Policy/RulesPolicy.h"
 #include "maxcode/Frontend/Discovery.h"
+#include "maxcode/Policy/RulesCritic.h"
 #include "maxcode/Policy/RulesProposer.h"
 #include "maxcode/Policy/VariantCheck.h"
 #include "llvm/ADT/StringSet.h"
@@ -37,6 +38,13 @@ RulesProposer::propose(const Observation &Obs, unsigned K) {
   R.Selection = Selection;
   R.Options = Options;
   R.Critiques = Obs.Critiques;
+  // At the root, before any critique, the evidence says which rules suit
+  // the original's hot lines.
+  std::vector<Critique> FromEvidence;
+  if (Obs.Critiques.empty() && Obs.Evidence && !Obs.Evidence->empty()) {
+    FromEvidence.push_back(critiqueOfEvidence(*Obs.Evidence, Obs.OriginalText));
+    R.Critiques = FromEvidence;
+  }
   // Ask for enough that K remain once what the tree has seen is dropped.
   R.MaxCount = K + std::min<unsigned>(Obs.SeenTextHashes.size(), 64);
   R.Seed = Seed + Obs.Depth;

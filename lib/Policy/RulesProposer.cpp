@@ -65,6 +65,19 @@ const Promotion Promotions[] = {
      1.5,
      {"cuda-smem-tiling", "cuda-restrict-ldg", nullptr}},
     {CritiqueTag::PoorL2HitRate, 1.5, {"cuda-smem-tiling", nullptr}},
+    // The CPU evidence (CpuEvidence.h).
+    {CritiqueTag::NotVectorised,
+     1.5,
+     {"restrict-pointer-params", "hoist-loop-invariant",
+      "implicit-conversion-in-loop", "monotone-loop-exit"}},
+    {CritiqueTag::CacheMissBound,
+     1.5,
+     {"map-to-unordered-map", "reserve-before-push-back", nullptr}},
+    {CritiqueTag::CallBound,
+     1.5,
+     {"hoist-loop-invariant", "const-ref-param", "unnecessary-copy-init",
+      "memoize-recursion"}},
+    {CritiqueTag::PerElementIO, 2.0, {"fast-io", "endl-to-newline", nullptr}},
 };
 
 bool isFailure(const Critique &C) {

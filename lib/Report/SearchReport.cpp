@@ -109,6 +109,8 @@ void maxcode::printSearchReportJSON(const SearchReport &R,
                           {"prompt_tokens", int64_t(R.PromptTokens)},
                           {"completion_tokens", int64_t(R.CompletionTokens)}}}};
   Doc["run"] = R.Run >= 0 ? llvm::json::Value(R.Run) : nullptr;
+  if (R.Evidence)
+    Doc["cpu_evidence"] = toJSON(*R.Evidence);
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Doc))) << "\n";
 }
 

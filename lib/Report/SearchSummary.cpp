@@ -79,6 +79,8 @@ void maxcode::printSearchSummaryJSON(const SearchSummary &S,
                            {"cross_speedup", S.Verification->CrossRatio}};
   if (S.Verification)
     O["verification"] = verificationJSON(S);
+  if (S.Evidence)
+    O["cpu_evidence"] = toJSON(*S.Evidence);
   if (S.Improved && S.Winner) {
     llvm::json::Object W{
         {"text", S.Winner->Text},     {"diff", S.Diff},

@@ -76,10 +76,33 @@ maxcode::parseCommands(const RunOptions &Opts, llvm::raw_ostream &Diag) {
 }
 
 namespace {
+/// The CPU evidence of \p T (Evaluator::cpuEvidence), said in a note on
+/// \p Diag with what could not be had; none for a kernel.
+std::shared_ptr<const CpuEvidence> gatherEvidence(Evaluator &E, const Target &T,
+                                                  llvm::raw_ostream &Diag) {
+  if (T.Kind != TargetKind::CpuFunction)
+    return nullptr;
+  auto Ev = std::make_shared<CpuEvidence>(E.cpuEvidence(T));
+  llvm::WithColor::note(Diag, "clang-maxcode") << llvm::formatv(
+      "CPU evidence for {0}: {1} lines simulated, {2} "
+      "compiler remarks ({3:f1} s)\n",
+      T.Name, Ev->Lines.size(), Ev->Remarks.size(), Ev->Seconds);
+  for (const std::string &N : Ev->Notes)
+    llvm::WithColor::note(Diag, "clang-maxcode")
+        << "CPU evidence: " << N << "\n";
+  return Ev;
+}
+
 /// The evaluator as the engine's backend.
 class EvaluatorBackend : public EvaluationBackend {
 public:
-  explicit EvaluatorBackend(Evaluator &E) : E(E) {}
+  /// \p Evidence: gather the CPU evidence (--cpu-evidence), and say on
+  /// \p Diag what it found.
+  EvaluatorBackend(Evaluator &E, bool Evidence, llvm::raw_ostream &Diag)
+      : E(E), Evidence(Evidence), Diag(Diag) {}
+  std::shared_ptr<const CpuEvidence> evidence(const Target &T) override {
+    return Evidence ? gatherEvidence(E, T, Diag) : nullptr;
+  }
   Variant finalForm(const Variant &V, const Target &T) override {
     // Formatted as --apply writes it, then verified as such.
     auto F = computeFixes(E.config().File, E.originalText(), V.Text, T,
@@ -133,6 +156,8 @@ public:
 
 private:
   Evaluator &E;
+  bool Evidence;
+  llvm::raw_ostream &Diag;
 };
 
 /// Progress: a line on stderr when it is a terminal, JSON lines to a file
@@ -440,6 +465,7 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   Sum.Sandbox = optionValueName(S.Sandbox).str();
   Sum.Integrity = integrityOf(S.Sandbox).str();
   Sum.StopReason = R.StopReason;
+  Sum.Evidence = R.Evidence;
   Sum.Evaluations = R.Evaluations;
   Sum.FromStore = R.FromCache;
   Sum.Seconds = R.Seconds;
@@ -588,7 +614,7 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
   if (!Run)
     return Run.takeError();
 
-  EvaluatorBackend Backend(*S.Eval);
+  EvaluatorBackend Backend(*S.Eval, Opts.GatherEvidence, Diag);
   SearchEngine Engine(Config, *Roles.Prop, Backend, Roles.Crit, Roles.RTG);
   if (LLMLedger *Ledger = Roles.LLM.Ledger.get())
     Engine.setTokenCounter([Ledger] { return Ledger->totalTokens(); });
@@ -653,6 +679,8 @@ maxcode::firstProposerPrompt(const RunOptions &Opts, llvm::raw_ostream &Diag) {
   Obs.OriginalText = S.Eval->originalText().str();
   Obs.CurrentText = Obs.OriginalText;
   Obs.IncumbentText = Obs.OriginalText;
+  if (Opts.GatherEvidence)
+    Obs.Evidence = gatherEvidence(*S.Eval, S.T, Diag);
   PromptFacts Facts = promptFactsOf(Opts, S);
   const EvalConfig &C = S.Eval->config();
   auto Messages = renderProposerPrompt(

@@ -176,6 +176,7 @@ Observation SearchEngine::observe(const std::vector<Node> &Nodes,
   O.OriginalText = Original;
   const Node &N = Nodes[Id];
   O.CurrentText = N.V.Text;
+  O.Evidence = Evidence;
   if (N.Parent >= 0)
     O.Feedback = N.Result;
   O.Depth = N.Depth;
@@ -386,6 +387,7 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
   Nodes.push_back(std::move(Root));
   for (SearchObserver *O : Observers)
     O->nodeAdded(Nodes.front());
+  Out.Evidence = Evidence = Backend.evidence(T);
   R.Seen.insert(Nodes.front().Hash);
 
   Out.StopReason = "budget";

@@ -69,6 +69,7 @@ llvm::Error maxcode::applyOptions(const EffectiveOptions &O, RunOptions &Opts) {
   Opts.Search.TokenBudget = O.MaxTokens;
   Opts.MinSpeedup = O.MinSpeedup;
   Opts.SanitizeWinner = O.SanitizeWinner;
+  Opts.GatherEvidence = O.CpuEvidence;
   Opts.AllowStaticState = O.AllowStaticState;
   // The LLM.
   Opts.LLM.Endpoint = O.LLMEndpoint;

@@ -184,6 +184,7 @@ SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
   Rep.Evaluations = R.Evaluations;
   Rep.FromStore = R.FromCache;
   Rep.StopReason = R.StopReason;
+  Rep.Evidence = R.Evidence;
   Rep.Seconds = R.Seconds;
   Rep.Winner = R.Winner;
   if (R.Verification) {

@@ -180,4 +180,84 @@ TEST(RulesCriticTest, OccupancyLimits) {
   EXPECT_FALSE(estimateOccupancy(0, 32, 0));
 }
 
+/// A line of evidence: \p Ir instructions and the rest as given.
+LineEvidence line(unsigned N, uint64_t Ir, uint64_t L1 = 0, uint64_t LL = 0,
+                  uint64_t Branches = 0, uint64_t Mispredicts = 0,
+                  uint64_t Calls = 0, uint64_t CallIr = 0) {
+  LineEvidence L;
+  L.Line = N;
+  L.Instructions = Ir;
+  L.L1Misses = L1;
+  L.LLMisses = LL;
+  L.Branches = Branches;
+  L.Mispredicts = Mispredicts;
+  L.Calls = Calls;
+  L.CallInstructions = CallIr;
+  return L;
+}
+
+CpuEvidence evidenceOf(std::vector<LineEvidence> Lines) {
+  CpuEvidence E;
+  E.Lines = std::move(Lines);
+  for (const LineEvidence &L : E.Lines)
+    E.TargetCycles += L.estimatedCycles();
+  E.TotalCycles = E.TargetCycles;
+  return E;
+}
+
+TEST(RulesCriticTest, EvidenceNamesWhatBoundsAHotLine) {
+  // Line 5 misses the cache, line 6 mispredicts and calls printf per
+  // element; line 4 is cold though it misses.
+  CpuEvidence E =
+      evidenceOf({line(5, 1000000, 200000, 0),
+                  line(6, 1000000, 0, 0, 100000, 30000, 50000, 2000000),
+                  line(4, 1000, 500, 10)});
+  CompilerRemark R;
+  R.Line = 5;
+  R.Pass = "vectorize";
+  R.Message = "not vectorized: control flow in loop";
+  E.Remarks.push_back(R);
+  Critique C = critiqueOfEvidence(E, Base);
+  EXPECT_TRUE(C.has(CritiqueTag::CacheMissBound));
+  EXPECT_TRUE(C.has(CritiqueTag::MispredictBound));
+  EXPECT_TRUE(C.has(CritiqueTag::PerElementIO));
+  EXPECT_FALSE(C.has(CritiqueTag::CallBound)); // printf: I/O, said once.
+  EXPECT_TRUE(C.has(CritiqueTag::NotVectorised));
+  EXPECT_NE(C.Text.find("[cache-miss-bound] line 5 (`for (int i = 0; i < n; "
+                        "++i)`)"),
+            std::string::npos)
+      << C.Text;
+  EXPECT_EQ(C.Text.find("line 4 ("), std::string::npos) << C.Text;
+  EXPECT_TRUE(C.BlamedRules.empty());
+}
+
+TEST(RulesCriticTest, EvidenceBelowItsThresholdsSaysNothing) {
+  // Misses a tenth of the line's instructions' cycles, a predictable
+  // branch, few calls, a remark on a cold line.
+  CpuEvidence E = evidenceOf(
+      {line(5, 1000000, 10000, 0, 500000, 1000, 900, 5000000), line(3, 100)});
+  CompilerRemark R;
+  R.Line = 3;
+  R.Pass = "vectorize";
+  R.Message = "couldn't vectorize loop";
+  E.Remarks.push_back(R);
+  Critique C = critiqueOfEvidence(E, Base);
+  for (CritiqueTag T : {CritiqueTag::CacheMissBound,
+                        CritiqueTag::MispredictBound, CritiqueTag::CallBound,
+                        CritiqueTag::PerElementIO, CritiqueTag::NotVectorised})
+    EXPECT_FALSE(C.has(T)) << critiqueTagName(T).str() << "\n" << C.Text;
+}
+
+TEST(RulesCriticTest, RemarksAloneWithoutASimulation) {
+  // Project mode: no lines, every remark on the target is read.
+  CpuEvidence E;
+  CompilerRemark R;
+  R.Line = 5;
+  R.Pass = "vectorize";
+  R.Message = "loop not vectorized";
+  E.Remarks.push_back(R);
+  Critique C = critiqueOfEvidence(E, Base);
+  EXPECT_TRUE(C.has(CritiqueTag::NotVectorised));
+}
+
 } // namespace

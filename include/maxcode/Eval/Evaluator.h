@@ -17,6 +17,7 @@
 #define MAXCODE_EVAL_EVALUATOR_H
 
 #include "maxcode/Eval/BinaryCheck.h"
+#include "maxcode/Eval/CpuEvidence.h"
 #include "maxcode/Eval/CuptiReport.h"
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Eval/Executor.h"
@@ -195,6 +196,12 @@ public:
   /// \p Repetitions pairs, and cross-checks every credited speedup with the
   /// other CPU measure.
   EvalResult verify(const Variant &V, const Target &T, unsigned Repetitions);
+
+  /// Why \p T's lines are slow in the baseline (CpuEvidence.h): the build
+  /// compiler's optimisation remarks on them, and in program mode a run of
+  /// every timed input under callgrind's cache and branch simulation. What
+  /// cannot be had is a note in it, never an error.
+  CpuEvidence cpuEvidence(const Target &T);
 
   const EvalConfig &config() const { return Config; }
   /// The original text of the target's file, as read once at the start.

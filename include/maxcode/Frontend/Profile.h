@@ -27,7 +27,7 @@
 namespace maxcode {
 
 /// The first event (Ir: instructions executed) of one or more callgrind
-/// output files.
+/// output files, and by line every event and the calls made.
 struct CallgrindProfile {
   struct Call {
     std::string Callee;
@@ -45,6 +45,17 @@ struct CallgrindProfile {
   llvm::StringMap<Function> Functions;
   /// Self cost by (source file, line), for the critic's hot lines.
   std::map<std::pair<std::string, unsigned>, uint64_t> Lines;
+  /// The events of the file ("Ir", and with --cache-sim and --branch-sim
+  /// "D1mr", "DLmr", "Bc", "Bcm", ...), in the order of their columns.
+  std::vector<std::string> Events;
+  /// Every event's self cost by (source file, line), in Events' order; kept
+  /// only when there is more than one event.
+  std::map<std::pair<std::string, unsigned>, std::vector<uint64_t>> LineEvents;
+  /// Calls made from each (source file, line): how many times the line
+  /// called anything.
+  std::map<std::pair<std::string, unsigned>, uint64_t> LineCalls;
+  /// The inclusive cost (the first event) of those calls.
+  std::map<std::pair<std::string, unsigned>, uint64_t> LineCallCost;
 
   void merge(const CallgrindProfile &Other);
 };

@@ -52,6 +52,15 @@ enum class CritiqueTag {
   PoorL2HitRate,       ///< "poor-l2-hit-rate"
   // What the review of a verified winner found.
   Unsafe, ///< "unsafe": its sanitizer build reports a finding.
+  // Why a CPU target's lines are slow (CpuEvidence.h).
+  NotVectorised,   ///< "not-vectorised": the compiler says why a hot loop is
+                   ///< not.
+  CacheMissBound,  ///< "cache-miss-bound": misses cost a hot line as much as
+                   ///< its instructions.
+  MispredictBound, ///< "mispredict-bound": a hot line's branches mispredict.
+  CallBound,       ///< "call-bound": a hot line's cost is its calls.
+  PerElementIO,    ///< "per-element-io": a hot line calls a stream or stdio
+                   ///< per element.
 };
 
 /// The tag's stable name ("build-error").

@@ -17,11 +17,13 @@
 #ifndef MAXCODE_POLICY_POLICY_H
 #define MAXCODE_POLICY_POLICY_H
 
+#include "maxcode/Eval/CpuEvidence.h"
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Policy/CritiqueTags.h"
 #include "maxcode/Rewrite/Variant.h"
 #include "llvm/Support/Error.h"
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +65,9 @@ struct Observation {
   /// Texts already proposed anywhere in the tree (hashes of Variant::Text),
   /// which a proposer should not offer again.
   std::vector<std::string> SeenTextHashes;
+  /// Why the original's lines are slow (CpuEvidence.h), gathered once for
+  /// the baseline; none when not gathered.
+  std::shared_ptr<const CpuEvidence> Evidence;
 };
 
 /// SHA-256 (hex) of a variant's text: how the search tells variants apart.

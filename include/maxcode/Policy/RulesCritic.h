@@ -11,7 +11,9 @@
 /// and the first differing line, says whether the measured ratio is above,
 /// below or inside the noise, lists the hottest lines with their text, and
 /// reads GPU metrics when there are some: memory- or compute-bound, low
-/// occupancy and what limits it, poor cache hit rates.
+/// occupancy and what limits it, poor cache hit rates. The first
+/// critiques of a search (the root's children) also say why the original's
+/// lines are slow, from the CPU evidence (CpuEvidence.h).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,12 @@ namespace maxcode {
 /// the ones the variant's rules changed. Empty when unknown.
 Critique critiqueByRules(const EvalResult &R, const Variant &V,
                          llvm::StringRef BaseText = "");
+
+/// What \p E says of the original's lines (\p OriginalText): the tags
+/// not-vectorised, cache-miss-bound, mispredict-bound, call-bound and
+/// per-element-io with the lines and figures behind each, and the hottest
+/// lines' events. Blames no rule.
+Critique critiqueOfEvidence(const CpuEvidence &E, llvm::StringRef OriginalText);
 
 /// Occupancy a kernel can reach at most, from its launch and resources, and
 /// what limits it. Computed for 2048 threads, 64K registers, 228 KiB of

@@ -17,11 +17,13 @@
 #ifndef MAXCODE_REPORT_SEARCHREPORT_H
 #define MAXCODE_REPORT_SEARCHREPORT_H
 
+#include "maxcode/Eval/CpuEvidence.h"
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Rewrite/Minimisation.h"
 #include "maxcode/Rewrite/Review.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,6 +95,8 @@ struct SearchReport {
   unsigned Evaluations = 0;
   unsigned FromStore = 0;
   std::string StopReason;
+  /// The CPU evidence the search gathered, none when it did not.
+  std::shared_ptr<const CpuEvidence> Evidence;
   double Seconds = 0;
   int Winner = -1; ///< Node id of the best candidate; -1 if none.
   std::optional<ReportVerification> Verification;

@@ -14,6 +14,7 @@
 #ifndef MAXCODE_REPORT_SEARCHSUMMARY_H
 #define MAXCODE_REPORT_SEARCHSUMMARY_H
 
+#include "maxcode/Eval/CpuEvidence.h"
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Policy/LearnedRTG.h"
 #include "maxcode/Rewrite/Minimisation.h"
@@ -21,6 +22,7 @@
 #include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Rewrite/Variant.h"
 #include "llvm/Support/JSON.h"
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +49,9 @@ struct SearchSummary {
   double Seconds = 0;
   int64_t Run = -1; ///< The run's id in the rollout store.
   std::string StorePath;
+  /// Why the original's lines are slow, as the search saw it; none when
+  /// not gathered (--cpu-evidence).
+  std::shared_ptr<const CpuEvidence> Evidence;
 
   /// Whether the search found a best candidate, and its verification.
   bool Candidate = false;

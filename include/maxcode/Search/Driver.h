@@ -61,6 +61,7 @@ struct RunOptions {
   std::string TestsDir;
   double Tolerance = DefaultTolerance;
   unsigned MeasureTests = 4;
+  bool GatherEvidence = true; ///< --cpu-evidence.
   std::string BuildCmd, TestCmd, BenchCmd, BenchMetric, ProjectRoot;
   std::string HoldoutCmd;             ///< Project mode's held-out tests.
   std::string HoldoutBenchCmd;        ///< Project mode's held-out bench.

@@ -118,6 +118,11 @@ public:
   simplifyDeclarations(const Variant &V) {
     return std::nullopt;
   }
+  /// Why the original's lines of \p T are slow (Evaluator::cpuEvidence),
+  /// gathered once before the search; none when the backend has none.
+  virtual std::shared_ptr<const CpuEvidence> evidence(const Target &T) {
+    return nullptr;
+  }
 };
 
 /// Sees the search as it goes: the rollout store, progress output.
@@ -140,6 +145,8 @@ struct SearchResult {
   std::string StopReason;
   std::optional<EvalResult> Verification;
   bool Verified = false;
+  /// The CPU evidence every observation carried; none when not gathered.
+  std::shared_ptr<const CpuEvidence> Evidence;
   /// The winner's text as it was verified (EvaluationBackend::finalForm),
   /// after the minimiser dropped the edits it does not need.
   std::string WinnerText;
@@ -235,6 +242,7 @@ private:
   // Set during run().
   const Target *Tgt = nullptr;
   std::string Original;
+  std::shared_ptr<const CpuEvidence> Evidence;
 };
 
 } // namespace maxcode
