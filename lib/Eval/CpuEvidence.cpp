@@ -230,6 +230,19 @@ maxcode::compilerRemarks(const clang::tooling::CompileCommand &Command,
   std::vector<std::string> Argv =
       variantCompileCommand(Command, File, File, "/dev/null", /*Link=*/false,
                             /*DebugInfo=*/false);
+  // Flags that write beside the output or into the folder (temporaries,
+  // coverage and profile data, split debug information, dumps) are dropped:
+  // this compile runs in the user's folder.
+  llvm::erase_if(Argv, [](const std::string &A) {
+    llvm::StringRef F(A);
+    return F.starts_with("-save-temps") || F == "--coverage" ||
+           F.starts_with("-fprofile-") || F == "-ftest-coverage" ||
+           F.starts_with("-gsplit-dwarf") || F.starts_with("-fdump-") ||
+           F == "-fstack-usage" || F.starts_with("-fcallgraph-info") ||
+           F.starts_with("-ftime-trace") ||
+           F.starts_with("-fsave-optimization-record") ||
+           F.starts_with("-fopt-info") || F.starts_with("-Rpass");
+  });
   std::vector<std::string> Flags = remarkFlags(Argv);
   if (Flags.empty())
     return llvm::createStringError(
