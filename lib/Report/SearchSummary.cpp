@@ -8,6 +8,7 @@
 #include "maxcode/Report/EvalOutput.h"
 #include "maxcode/Report/WinnerReview.h"
 #include "maxcode/Support/Options.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -81,6 +82,15 @@ void maxcode::printSearchSummaryJSON(const SearchSummary &S,
     O["verification"] = verificationJSON(S);
   if (S.Evidence)
     O["cpu_evidence"] = toJSON(*S.Evidence);
+  if (!S.TargetsTried.empty()) {
+    llvm::json::Array Tried;
+    for (const TriedTarget &T : S.TargetsTried)
+      Tried.push_back(llvm::json::Object{{"target", T.Name},
+                                         {"evaluations", T.Evaluations},
+                                         {"speedup", T.Speedup},
+                                         {"kept", T.Kept}});
+    O["targets_tried"] = std::move(Tried);
+  }
   if (S.Improved && S.Winner) {
     llvm::json::Object W{
         {"text", S.Winner->Text},     {"diff", S.Diff},
@@ -173,6 +183,18 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
                         U.getInteger("prompt_tokens").value_or(0),
                         U.getInteger("completion_tokens").value_or(0),
                         S.StopReason);
+  }
+  if (!S.TargetsTried.empty()) {
+    OS << "targets tried, by self cost: ";
+    llvm::ListSeparator Sep;
+    for (const TriedTarget &T : S.TargetsTried)
+      OS << Sep
+         << llvm::formatv("{0} ({1} evaluation{2}, {3})", T.Name, T.Evaluations,
+                          T.Evaluations == 1 ? "" : "s",
+                          T.Speedup > 1
+                              ? llvm::formatv("{0:f3}x", T.Speedup).str()
+                              : std::string("nothing verified"));
+    OS << "\n";
   }
   if (!S.Improved)
     return printNoImprovement(S, OS);

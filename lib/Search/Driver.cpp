@@ -586,16 +586,25 @@ RunMode maxcode::runModeOf(const RunOptions &Opts) {
   return RunMode::ReadOnly;
 }
 
-llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
-                                                 llvm::raw_ostream &Err) {
-  // Everything said while the search runs goes above its progress line.
-  StatusLine Diag(Err, llvm::sys::Process::StandardErrIsDisplayed());
-  // A missing endpoint is said before anything is built.
-  if (llvm::Error E = checkLLMOptions(Opts))
-    return E;
+namespace {
+/// One target's search, outputs written; \p Next gets the targets after it
+/// by self cost, when the profile measured them.
+llvm::Expected<SearchOutcome> searchTarget(const RunOptions &Opts,
+                                           StatusLine &Diag,
+                                           std::vector<std::string> &Next) {
   Session S;
   if (llvm::Error E = openSession(Opts, S, Diag, /*UseStore=*/true))
     return E;
+  std::vector<const Target *> Ranked;
+  for (const Target &T : S.Targets)
+    if (T.Share && *T.Share > 0 && T.Name != S.T.Name)
+      Ranked.push_back(&T);
+  llvm::stable_sort(Ranked, [](const Target *A, const Target *B) {
+    return *A->Share > *B->Share;
+  });
+  for (const Target *T : Ranked)
+    if (!llvm::is_contained(Next, T->Name))
+      Next.push_back(T->Name);
   auto Store = RolloutStore::open(S.StoreFile);
   if (!Store)
     return Store.takeError();
@@ -649,6 +658,53 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
           << "the store missed LLM calls: " << llvm::toString(std::move(E))
           << "\n";
   return O;
+}
+} // namespace
+
+llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
+                                                 llvm::raw_ostream &Err) {
+  // Everything said while the search runs goes above its progress line.
+  StatusLine Diag(Err, llvm::sys::Process::StandardErrIsDisplayed());
+  // A missing endpoint is said before anything is built.
+  if (llvm::Error E = checkLLMOptions(Opts))
+    return E;
+  // With a profile and no target named, a target that yields nothing worth
+  // a reviewer's time gives way to the next by self cost, within the
+  // budget (docs/Search.md, "Across hot functions").
+  bool MovesOn =
+      Opts.TargetNames.empty() && !Opts.ProfileCmd.empty() && !Opts.Resume;
+  RunOptions Cur = Opts;
+  std::vector<std::string> Next;
+  std::vector<TriedTarget> Tried;
+  unsigned Spent = 0;
+  for (;;) {
+    auto O = searchTarget(Cur, Diag, Next);
+    if (!O)
+      return O.takeError();
+    const SearchSummary &Sum = O->Summary;
+    Tried.push_back({Sum.Target, Sum.Evaluations,
+                     Sum.Improved ? Sum.Speedup : 1.0,
+                     Sum.Improved && !Sum.BelowMinSpeedup});
+    Spent += Sum.Evaluations;
+    llvm::erase(Next, Sum.Target);
+    bool Done = Tried.back().Kept || O->InterruptSignal || O->OutputError ||
+                !MovesOn || Next.empty() || Spent >= Opts.Search.Budget;
+    if (Done) {
+      if (Tried.size() > 1)
+        O->Summary.TargetsTried = std::move(Tried);
+      return O;
+    }
+    llvm::WithColor::note(Diag, "clang-maxcode")
+        << llvm::formatv("nothing at or above {0} {1:f2}x in {2}; searching "
+                         "{3}, the next by self cost ({4} evaluations left)\n",
+                         optionRef("MinSpeedup"), Opts.MinSpeedup, Sum.Target,
+                         Next.front(), Opts.Search.Budget - Spent);
+    // The profile ranked them once; the next session reads its target by
+    // name, without profiling again.
+    Cur.TargetNames = Next.front();
+    Cur.ProfileCmd.clear();
+    Cur.Search.Budget = Opts.Search.Budget - Spent;
+  }
 }
 
 namespace {

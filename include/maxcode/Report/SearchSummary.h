@@ -33,6 +33,15 @@ class raw_ostream;
 
 namespace maxcode {
 
+/// A target a search across hot functions tried (runSearch).
+struct TriedTarget {
+  std::string Name;
+  unsigned Evaluations = 0;
+  double Speedup = 1.0; ///< Verified; 1.0 without an improvement.
+  /// Verified at or above --min-speedup: the search stopped there.
+  bool Kept = false;
+};
+
 struct SearchSummary {
   std::string Target;
   std::string File;
@@ -49,6 +58,9 @@ struct SearchSummary {
   double Seconds = 0;
   int64_t Run = -1; ///< The run's id in the rollout store.
   std::string StorePath;
+  /// With a profile and no target named, every target searched, in order,
+  /// when there was more than one (the last is this summary's).
+  std::vector<TriedTarget> TargetsTried;
   /// Why the original's lines are slow, as the search saw it; none when
   /// not gathered (--cpu-evidence).
   std::shared_ptr<const CpuEvidence> Evidence;
