@@ -671,9 +671,28 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
   // With a profile and no target named, a target that yields nothing worth
   // a reviewer's time gives way to the next by self cost, within the
   // budget (docs/Search.md, "Across hot functions").
-  bool MovesOn =
-      Opts.TargetNames.empty() && !Opts.ProfileCmd.empty() && !Opts.Resume;
   RunOptions Cur = Opts;
+  // Project mode with a bench and no target named: the bench, run on the
+  // project as it is built (never the build itself, which under callgrind
+  // would take hours), is the profile that chooses, and ranks the targets
+  // to move on to; a bench that cannot be profiled (the tree not built)
+  // leaves the static ranking, with a warning.
+  if (runModeOf(Opts) == RunMode::Project && Opts.TargetNames.empty() &&
+      Opts.ProfileCmd.empty() && !Opts.BenchCmd.empty() && !Opts.Resume) {
+    // Where the search runs it: the project's root.
+    std::string Root =
+        Opts.ProjectRoot.empty()
+            ? defaultProjectRoot(makeAbsolutePath(Opts.Sources.front()),
+                                 Opts.BuildPath)
+            : makeAbsolutePath(Opts.ProjectRoot);
+    Cur.ProfileCmd = "cd " + shellQuote(Root) + " && " + Opts.BenchCmd;
+    Cur.ProfileIsImplicit = true;
+    llvm::WithColor::note(Diag, "clang-maxcode")
+        << "no target named: profiling the bench on the project as built to "
+           "choose one (--target names one and skips this)\n";
+  }
+  bool MovesOn =
+      Cur.TargetNames.empty() && !Cur.ProfileCmd.empty() && !Opts.Resume;
   std::vector<std::string> Next;
   std::vector<TriedTarget> Tried;
   unsigned Spent = 0;

@@ -50,14 +50,13 @@ llvm::Expected<LoadedDatabase> driver::loadDatabase(const RunOptions &Opts) {
                                  Opts.Sources);
 }
 
-namespace {
-
 /// The tree project mode copies (DESIGN section 7): the source's git root,
 /// else the compile database's folder or the folder one or two above it,
 /// the first that holds the source (a build folder inside the project:
 /// `proj/build`, `proj/out/release`), else the source's folder. It always
 /// holds the source.
-std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build) {
+std::string driver::defaultProjectRoot(llvm::StringRef File,
+                                       llvm::StringRef Build) {
   for (llvm::StringRef Dir = llvm::sys::path::parent_path(File); !Dir.empty();
        Dir = llvm::sys::path::parent_path(Dir)) {
     llvm::SmallString<256> Git(Dir);
@@ -79,6 +78,8 @@ std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build) {
   }
   return std::string(llvm::sys::path::parent_path(File));
 }
+
+namespace {
 
 /// What no build or run may see even inside a visible folder: the store
 /// (and its journal), LLM transcripts, the report.
@@ -222,6 +223,34 @@ private:
 
 } // namespace
 
+namespace {
+/// Sets \p Targets' shares from a run of --profile-cmd: GPU time for a file
+/// with kernels, callgrind's counts otherwise.
+llvm::Error profileTargets(const RunOptions &Opts, std::vector<Target> &Targets,
+                           const DiscoveryOptions &D, llvm::raw_ostream &Err) {
+  auto Place = ProfilePlace::make(Opts, Err);
+  if (!Place)
+    return Place.takeError();
+  if (llvm::any_of(Targets, [](const Target &T) {
+        return T.Kind == TargetKind::CudaKernel;
+      })) {
+    auto Times =
+        profileKernels(Opts.ProfileCmd, Place->placement(),
+                       cuptiLibraryPath(Opts), D.ProfileTimeoutSeconds);
+    if (!Times)
+      return Place->explain(Times.takeError());
+    attributeKernelTimes(*Times, Targets);
+    return llvm::Error::success();
+  }
+  auto Profile = runUnderCallgrind(Opts.ProfileCmd, Place->placement(),
+                                   D.ProfileTimeoutSeconds);
+  if (!Profile)
+    return Place->explain(Profile.takeError());
+  attributeProfile(*Profile, Targets);
+  return llvm::Error::success();
+}
+} // namespace
+
 llvm::Expected<std::vector<Target>>
 driver::discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
                            llvm::raw_ostream &Err, DiscoveryReport *Report) {
@@ -230,24 +259,17 @@ driver::discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
   auto Targets = discoverAndRank(DB, Opts.Sources, D, Err, Report);
   if (!Targets || Opts.ProfileCmd.empty())
     return Targets;
-  auto Place = ProfilePlace::make(Opts, Err);
-  if (!Place)
-    return Place.takeError();
-  if (llvm::any_of(*Targets, [](const Target &T) {
-        return T.Kind == TargetKind::CudaKernel;
-      })) {
-    auto Times =
-        profileKernels(Opts.ProfileCmd, Place->placement(),
-                       cuptiLibraryPath(Opts), D.ProfileTimeoutSeconds);
-    if (!Times)
-      return Place->explain(Times.takeError());
-    attributeKernelTimes(*Times, *Targets);
-  } else {
-    auto Profile = runUnderCallgrind(Opts.ProfileCmd, Place->placement(),
-                                     D.ProfileTimeoutSeconds);
-    if (!Profile)
-      return Place->explain(Profile.takeError());
-    attributeProfile(*Profile, *Targets);
+  if (llvm::Error E = profileTargets(Opts, *Targets, D, Err)) {
+    if (!Opts.ProfileIsImplicit)
+      return E;
+    // Its first line: the rest is valgrind's banner and the bench's stderr.
+    std::string Why = llvm::toString(std::move(E));
+    llvm::WithColor::warning(Err, "clang-maxcode")
+        << "the bench could not be profiled ("
+        << llvm::StringRef(Why).split('\n').first.rtrim()
+        << "); the targets are ranked by a static estimate: "
+        << "--target or " << optionRef("ProfileCommand") << " chooses\n";
+    return Targets;
   }
   rankTargets(*Targets);
   return Targets;

@@ -60,6 +60,11 @@ discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
 llvm::Error openSession(const RunOptions &Opts, Session &S,
                         llvm::raw_ostream &Err, bool UseStore);
 
+/// The tree project mode copies when --project-root does not say: the
+/// source's git root, else the database's folder or one or two above it
+/// that holds \p File, else \p File's folder.
+std::string defaultProjectRoot(llvm::StringRef File, llvm::StringRef Build);
+
 } // namespace driver
 } // namespace maxcode
 

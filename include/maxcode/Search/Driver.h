@@ -56,6 +56,10 @@ struct RunOptions {
 
   std::string TargetNames;
   std::string ProfileCmd;
+  /// ProfileCmd is the tool's choice (project mode's bench, no target
+  /// named), not the user's: a profile that fails falls back to the static
+  /// ranking with a warning.
+  bool ProfileIsImplicit = false;
 
   // Evaluation.
   std::string TestsDir;
