@@ -668,9 +668,6 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
   // A missing endpoint is said before anything is built.
   if (llvm::Error E = checkLLMOptions(Opts))
     return E;
-  // With a profile and no target named, a target that yields nothing worth
-  // a reviewer's time gives way to the next by self cost, within the
-  // budget (docs/Search.md, "Across hot functions").
   RunOptions Cur = Opts;
   // Project mode with a bench and no target named: the bench, run on the
   // project as it is built (never the build itself, which under callgrind
@@ -691,11 +688,16 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
         << "no target named: profiling the bench on the project as built to "
            "choose one (--target names one and skips this)\n";
   }
+  // With a profile and no target named, a target that yields nothing worth
+  // a reviewer's time gives way to the next by self cost, within the
+  // budget: evaluations and wall time (docs/Search.md, "Across hot
+  // functions").
   bool MovesOn =
       Cur.TargetNames.empty() && !Cur.ProfileCmd.empty() && !Opts.Resume;
   std::vector<std::string> Next;
   std::vector<TriedTarget> Tried;
   unsigned Spent = 0;
+  double Seconds = 0;
   for (;;) {
     auto O = searchTarget(Cur, Diag, Next);
     if (!O)
@@ -705,9 +707,13 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
                      Sum.Improved ? Sum.Speedup : 1.0,
                      Sum.Improved && !Sum.BelowMinSpeedup});
     Spent += Sum.Evaluations;
+    Seconds += Sum.Seconds;
     llvm::erase(Next, Sum.Target);
+    bool OutOfTime =
+        Opts.Search.WallSeconds > 0 && Seconds >= Opts.Search.WallSeconds;
     bool Done = Tried.back().Kept || O->InterruptSignal || O->OutputError ||
-                !MovesOn || Next.empty() || Spent >= Opts.Search.Budget;
+                !MovesOn || Next.empty() || Spent >= Opts.Search.Budget ||
+                OutOfTime;
     if (Done) {
       if (Tried.size() > 1)
         O->Summary.TargetsTried = std::move(Tried);
@@ -723,6 +729,8 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
     Cur.TargetNames = Next.front();
     Cur.ProfileCmd.clear();
     Cur.Search.Budget = Opts.Search.Budget - Spent;
+    if (Opts.Search.WallSeconds > 0)
+      Cur.Search.WallSeconds = Opts.Search.WallSeconds - Seconds;
   }
 }
 
