@@ -389,11 +389,13 @@ void Evaluator::creditHintsByTime(const Variant &V, EvalResult &Out) {
   // read 1.038x by instructions and 1% by wall time on a solver's hot loop.
   // By instructions such a variant is credited only what wall time
   // confirms; by time, or on a GPU, its measure is time already.
-  if (Config.Measure != MeasureMode::Instructions || !Out.ok() || Out.Suspect ||
-      (Out.Ratio <= 1 && !Out.Unconfirmed) ||
+  if (Config.Measure != MeasureMode::Instructions || !Out.ok() ||
+      (Out.Ratio <= 1 && !Out.Unconfirmed && !Out.Suspect) ||
       !changesOnlyCompilerHints(Original, V.Text))
     return;
   Out.HintsOnly = true;
+  if (Out.Suspect)
+    return; // Credited nothing already, and said why.
   bool Confirmed = Out.CrossRatio > 1 && !Out.Suspect && !Out.Unconfirmed;
   double Credit = Confirmed ? std::min(Out.Ratio, Out.CrossRatio) : 1.0;
   std::string ByTime = Out.CrossRatio

@@ -62,8 +62,8 @@ Value maxcode::toJSON(const EvalResult &R) {
            {"notes", std::move(Notes)}};
   if (!Jobs.empty())
     O["slurm_jobs"] = std::move(Jobs);
-  if (!R.TimedOn.empty())
-    O["timed_on"] = R.TimedOn;
+  if (R.TimedOn)
+    O["timed_on"] = timingSetName(*R.TimedOn);
   if (R.FeedbackRatio)
     O["feedback_ratio"] = R.FeedbackRatio;
   if (R.ShownInputsOnly)
@@ -146,7 +146,7 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
     for (const Value &J : *A)
       if (auto S = J.getAsString())
         R.JobIds.push_back(S->str());
-  R.TimedOn = Str("timed_on");
+  R.TimedOn = parseTimingSet(Str("timed_on"));
   R.FeedbackRatio = Num("feedback_ratio");
   R.ShownInputsOnly = O->getBoolean("shown_inputs_only").value_or(false);
   R.HintsOnly = O->getBoolean("hints_only").value_or(false);

@@ -42,6 +42,23 @@ std::optional<EvalStatus> maxcode::parseEvalStatus(llvm::StringRef Name) {
   return std::nullopt;
 }
 
+llvm::StringRef maxcode::timingSetName(TimingSet S) {
+  switch (S) {
+  case TimingSet::Feedback:
+    return "feedback";
+  case TimingSet::HeldOut:
+    return "held-out";
+  }
+  llvm_unreachable("unknown timing set");
+}
+
+std::optional<TimingSet> maxcode::parseTimingSet(llvm::StringRef Name) {
+  for (TimingSet S : {TimingSet::Feedback, TimingSet::HeldOut})
+    if (timingSetName(S) == Name)
+      return S;
+  return std::nullopt;
+}
+
 llvm::StringRef EvalResult::verdict() const {
   if (Suspect)
     return "suspect";

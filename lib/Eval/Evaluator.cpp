@@ -363,7 +363,7 @@ EvalResult Evaluator::verification(const Variant &V, const Target &T,
     measureHeldOut(B, Repetitions, R);
   if (B.Ok && CrossCheck) {
     // The cross-check measures the inputs whose ratio is reported.
-    llvm::SaveAndRestore<TimingSet> On(Timing, R.TimedOn == "held-out"
+    llvm::SaveAndRestore<TimingSet> On(Timing, R.TimedOn == TimingSet::HeldOut
                                                    ? TimingSet::HeldOut
                                                    : TimingSet::Feedback);
     crossCheck(B, R);
@@ -387,7 +387,7 @@ static void markUnverified(EvalResult &R, const std::string &Why) {
 }
 
 void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
-  R.TimedOn = "feedback";
+  R.TimedOn = TimingSet::Feedback;
   // No input the search did not see at all: the ratio is the one on the
   // inputs it saw, and the note says so (too small a one is unverified,
   // below).
@@ -447,7 +447,7 @@ void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
       R, H, double(std::max<size_t>(1, Mode->timedCount(TimingSet::Feedback))),
       double(std::max<size_t>(1, Mode->timedCount(TimingSet::HeldOut))));
   R.FeedbackRatio = FeedbackRaw;
-  R.TimedOn = "held-out";
+  R.TimedOn = TimingSet::HeldOut;
   R.BaselineCost = H.BaselineCost;
   R.VariantCost = H.VariantCost;
   R.Ratio = H.Ratio;

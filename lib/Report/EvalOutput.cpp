@@ -107,13 +107,13 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
                           R.HotLines[I].Share * 100);
     OS << "\n";
   }
-  if (R.TimedOn == "held-out")
+  if (R.TimedOn == TimingSet::HeldOut)
     OS << llvm::formatv(
         "timed on: held-out inputs (on the feedback "
         "inputs: {0:f3}x){1}\n",
         R.FeedbackRatio,
         R.ShownInputsOnly ? "; fast only on the inputs it was shown" : "");
-  else if (R.TimedOn == "feedback")
+  else if (R.TimedOn == TimingSet::Feedback)
     OS << "timed on: the inputs the search saw (a note says why)\n";
   for (const std::string &N : R.Notes)
     OS << "note: " << N << "\n";

@@ -40,9 +40,9 @@ static llvm::json::Object verificationJSON(const SearchSummary &S) {
   }
   // Only what applies: a ratio on the feedback inputs beside the one
   // reported is there only when the reported one is the held-out one.
-  if (!V->TimedOn.empty())
-    Ver["timed_on"] = V->TimedOn;
-  if (V->TimedOn == "held-out")
+  if (V->TimedOn)
+    Ver["timed_on"] = timingSetName(*V->TimedOn);
+  if (V->TimedOn == TimingSet::HeldOut)
     Ver["feedback_ratio"] = V->FeedbackRatio;
   if (!V->CrossMeasure.empty()) {
     Ver["cross_measure"] = V->CrossMeasure;
@@ -238,11 +238,11 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
     OS << "minimised: " << M->Outcome << "\n";
   }
   printWinnerReview(reviewOf(S), OS);
-  if (S.Verification && S.Verification->TimedOn == "held-out") {
+  if (S.Verification && S.Verification->TimedOn == TimingSet::HeldOut) {
     OS << llvm::formatv("timed on held-out inputs the search never saw (on "
                         "the feedback inputs: {0:f3}x)\n",
                         S.Verification->FeedbackRatio);
-  } else if (S.Verification && S.Verification->TimedOn == "feedback") {
+  } else if (S.Verification && S.Verification->TimedOn == TimingSet::Feedback) {
     // Why, in the words the verification gave; a report, when written,
     // keeps every note.
     OS << "timed on the inputs the search saw: no held-out input could "

@@ -23,7 +23,7 @@ EvalResult heldOutResult() {
   R.CostUnit = "seconds";
   R.BaselineCost = 0.5;
   R.VariantCost = 0.48;
-  R.TimedOn = "held-out";
+  R.TimedOn = TimingSet::HeldOut;
   R.FeedbackRatio = 150;
   R.ShownInputsOnly = true;
   R.Reason = "fast only on the inputs it was shown";

@@ -40,6 +40,15 @@ enum class EvalStatus {
 /// "ok", "unsafe", "wrong-output", "timeout", "crash", "build-error",
 /// "rejected".
 llvm::StringRef evalStatusName(EvalStatus S);
+
+/// The inputs that time a program: those the search sees (its feedback)
+/// or those held out of it, which only a verification runs (DESIGN section
+/// 4, rules 5 and 10).
+enum class TimingSet { Feedback, HeldOut };
+
+/// "feedback", "held-out": how the JSON and the store name it.
+llvm::StringRef timingSetName(TimingSet S);
+std::optional<TimingSet> parseTimingSet(llvm::StringRef Name);
 std::optional<EvalStatus> parseEvalStatus(llvm::StringRef Name);
 
 /// A compiler diagnostic, its line and column in the variant's own text.
@@ -125,9 +134,9 @@ struct EvalResult {
   bool HintsOnly = false;
   /// Where the ratio was measured (DESIGN section 4, rule 10): "held-out"
   /// for a verification with held-out inputs, "feedback" for the inputs the
-  /// search saw; empty for a search's own evaluations.
-  std::string TimedOn;
-  /// With TimedOn "held-out": the raw ratio on the feedback inputs.
+  /// search saw; none for a search's own evaluations.
+  std::optional<TimingSet> TimedOn;
+  /// With TimedOn HeldOut: the raw ratio on the feedback inputs.
   double FeedbackRatio = 0;
   /// Resolvably faster on the feedback inputs and not on held-out ones.
   bool ShownInputsOnly = false;

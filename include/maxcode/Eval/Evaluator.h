@@ -297,7 +297,6 @@ private:
   /// Which timed inputs measurements use (DESIGN section 4, rule 10): the
   /// costliest feedback tests while searching, the costliest held-out ones
   /// for the ratio a verification reports.
-  enum class TimingSet { Feedback, HeldOut };
   /// The timed inputs of the current TimingSet.
   const std::vector<size_t> &timed() const {
     return Timing == TimingSet::HeldOut ? TimedHeldOut : TimedTests;
