@@ -451,11 +451,11 @@ llvm::ArrayRef<std::unique_ptr<Rule>> maxcode::getAllRules() {
           createEndlToNewlineRule, createStringToCharBufferRule,
           // C++: algorithmic and copy-avoiding rewrites.
           createMemoizeRecursionRule, createMonotoneLoopExitRule,
-          createHoistLoopInvariantRule, createSubstrCompareRule,
-          createConstRefParamRule, createRangeForCopyRule,
-          createUnnecessaryCopyInitRule, createStringAppendRule,
-          createMapToUnorderedMapRule, createPowToMultiplyRule,
-          createReserveBeforePushBackRule,
+          createHoistLoopInvariantRule, createAccumulateInLocalRule,
+          createSubstrCompareRule, createConstRefParamRule,
+          createRangeForCopyRule, createUnnecessaryCopyInitRule,
+          createStringAppendRule, createMapToUnorderedMapRule,
+          createPowToMultiplyRule, createReserveBeforePushBackRule,
           // C++: clang-tidy's other performance checks.
           createFasterStringFindRule, createTypePromotionInMathFnRule,
           createInefficientAlgorithmRule, createImplicitConversionInLoopRule,

@@ -44,6 +44,42 @@ bool maxcode::isMutatedIn(const VarDecl *Var, const Stmt *Scope,
   return Analyzer.isMutated(Var);
 }
 
+bool maxcode::hasAliases(const VarDecl *V, const Stmt *Scope) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    bool Found = false;
+    explicit Finder(const VarDecl *V) : V(V) {}
+    bool VisitLambdaExpr(LambdaExpr *L) {
+      for (const LambdaCapture &C : L->captures())
+        if (C.capturesVariable() && C.getCapturedVar() == V &&
+            C.getCaptureKind() == LCK_ByRef)
+          Found = true;
+      if (L->getCaptureDefault() == LCD_ByRef)
+        Found = true;
+      return true;
+    }
+    bool VisitVarDecl(VarDecl *D) {
+      QualType T = D->getType();
+      if (!T->isReferenceType() && !T->isPointerType())
+        return true;
+      if (T->isReferenceType() && T.getNonReferenceType().isConstQualified())
+        return true;
+      if (const Expr *Init = D->getInit())
+        Found |= referencedVars(Init).count(V) != 0;
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      if (U->getOpcode() == UO_AddrOf)
+        if (const auto *D =
+                dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+          Found |= D->getDecl() == V;
+      return true;
+    }
+  } F(V);
+  F.TraverseStmt(const_cast<Stmt *>(Scope));
+  return F.Found;
+}
+
 bool maxcode::isSimpleSideEffectFree(const Expr *E, ASTContext &AST) {
   if (!E || E->HasSideEffects(AST, /*IncludePossibleEffects=*/true))
     return false;
@@ -207,6 +243,24 @@ const VarDecl *maxcode::storageVariable(const Expr *E) {
   if (!V || V->getType()->isPointerType() || V->getType()->isReferenceType())
     return nullptr;
   return V;
+}
+
+bool maxcode::callWritesNothing(const CallExpr *C, ASTContext &AST) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  if (!FD || FD->isNoReturn())
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    return isReadOnlyStdMember(MD);
+  if (FD->hasAttr<PureAttr>() || FD->hasAttr<ConstAttr>())
+    return true;
+  // The C and C++ math functions (builtins, or declared in a system header)
+  // take and return numbers: they can write nothing but errno.
+  bool Library = FD->getBuiltinID() ||
+                 AST.getSourceManager().isInSystemHeader(FD->getLocation());
+  return Library && FD->getReturnType()->isArithmeticType() &&
+         llvm::all_of(FD->parameters(), [](const ParmVarDecl *P) {
+           return P->getType()->isArithmeticType();
+         });
 }
 
 void maxcode::forEachStore(const Stmt *S,

@@ -39,6 +39,7 @@ std::unique_ptr<Rule> createRemoveUnusedGlobalsRule();
 std::unique_ptr<Rule> createStaticMainArraysRule();
 std::unique_ptr<Rule> createStringToCharBufferRule();
 std::unique_ptr<Rule> createHoistLoopInvariantRule();
+std::unique_ptr<Rule> createAccumulateInLocalRule();
 std::unique_ptr<Rule> createReserveBeforePushBackRule();
 std::unique_ptr<Rule> createLoopUnrollPragmaRule();
 std::unique_ptr<Rule> createConstRefParamRule();
@@ -185,6 +186,17 @@ bool isSimpleSideEffectFree(const clang::Expr *E, clang::ASTContext &AST);
 /// of standard containers and strings (`v[i] % k`, `s.size()`), the const
 /// members of standard types and calls of functions Clang knows to be pure.
 bool isRepeatable(const clang::Expr *E, clang::ASTContext &AST);
+
+/// True when the call \p C itself writes no memory the program can see:
+/// read-only members of standard containers and strings, functions declared
+/// pure or const, and library functions of numbers only (`sqrt`, `exp`,
+/// `std::abs`: errno at most). Its arguments are not looked at. False for a
+/// call that does not return.
+bool callWritesNothing(const clang::CallExpr *C, clang::ASTContext &AST);
+
+/// True when \p V's address or a non-const reference to it is taken
+/// anywhere in \p Scope (an alias could change it behind the analysis).
+bool hasAliases(const clang::VarDecl *V, const clang::Stmt *Scope);
 
 /// The VarDecls \p S refers to.
 llvm::SmallPtrSet<const clang::VarDecl *, 8>

@@ -74,44 +74,6 @@ bool writesThroughPointers(const Stmt *S) {
   return Found;
 }
 
-/// True when \p V's address or a non-const reference to it is taken
-/// anywhere in \p Scope (an alias could change it behind the analysis).
-bool hasAliases(const VarDecl *V, const Stmt *Scope) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *V;
-    bool Found = false;
-    explicit Finder(const VarDecl *V) : V(V) {}
-    bool VisitLambdaExpr(LambdaExpr *L) {
-      for (const LambdaCapture &C : L->captures())
-        if (C.capturesVariable() && C.getCapturedVar() == V &&
-            C.getCaptureKind() == LCK_ByRef)
-          Found = true;
-      if (L->getCaptureDefault() == LCD_ByRef)
-        Found = true;
-      return true;
-    }
-    bool VisitVarDecl(VarDecl *D) {
-      QualType T = D->getType();
-      if (!T->isReferenceType() && !T->isPointerType())
-        return true;
-      if (T->isReferenceType() && T.getNonReferenceType().isConstQualified())
-        return true;
-      if (const Expr *Init = D->getInit())
-        Found |= referencedVars(Init).count(V) != 0;
-      return true;
-    }
-    bool VisitUnaryOperator(UnaryOperator *U) {
-      if (U->getOpcode() == UO_AddrOf)
-        if (const auto *D =
-                dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
-          Found |= D->getDecl() == V;
-      return true;
-    }
-  } F(V);
-  F.TraverseStmt(const_cast<Stmt *>(Scope));
-  return F.Found;
-}
-
 /// True when every use of \p V in \p S only reads it: const member calls,
 /// element reads through operator[]/at/front/back, array elements read, the
 /// array passed as a pointer to const. ExprMutationAnalyzer counts any
