@@ -263,6 +263,107 @@ bool maxcode::callWritesNothing(const CallExpr *C, ASTContext &AST) {
          });
 }
 
+namespace {
+/// The walk behind isPureFunction: \p Visiting holds the functions on the
+/// call path (recursion is not followed, and counts as impure).
+bool isPureBody(const FunctionDecl *FD, ASTContext &AST,
+                llvm::SmallPtrSetImpl<const FunctionDecl *> &Visiting) {
+  const FunctionDecl *Def = FD->getDefinition();
+  if (!Def || !Def->getBody() || Visiting.size() > 4 ||
+      !Visiting.insert(Def).second)
+    return false;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
+    return false;
+  bool IsConstructor = isa<CXXConstructorDecl>(Def);
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const FunctionDecl *Def;
+    ASTContext &AST;
+    llvm::SmallPtrSetImpl<const FunctionDecl *> &Visiting;
+    bool IsConstructor;
+    bool Pure = true;
+    Finder(const FunctionDecl *Def, ASTContext &AST,
+           llvm::SmallPtrSetImpl<const FunctionDecl *> &Visiting, bool IsCtor)
+        : Def(Def), AST(AST), Visiting(Visiting), IsConstructor(IsCtor) {}
+    /// A store's target: a local of the function (a by-value parameter
+    /// included), or a field of the object a constructor builds.
+    bool isOwnStorage(const Expr *E) {
+      for (;;) {
+        E = E->IgnoreParenImpCasts();
+        if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+          if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+            return IsConstructor;
+          if (ME->isArrow())
+            return false;
+          E = ME->getBase();
+        } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+          if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+            return false;
+          E = AS->getBase();
+        } else if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
+          const auto *V = dyn_cast<VarDecl>(D->getDecl());
+          return V && V->getDeclContext() == Def && !V->isStaticLocal() &&
+                 !V->getType()->isReferenceType();
+        } else {
+          return false;
+        }
+      }
+    }
+    bool VisitStmt(Stmt *S) {
+      if (isa<CXXThrowExpr>(S) || isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S) ||
+          isa<AsmStmt>(S) || isa<LambdaExpr>(S) || isa<CoreturnStmt>(S) ||
+          isa<GotoStmt>(S))
+        Pure = false;
+      // An integer division may trap where the original never divided
+      // (a hoisted call runs even when the loop does not).
+      if (const auto *B = dyn_cast<BinaryOperator>(S);
+          B &&
+          (B->getOpcode() == BO_Div || B->getOpcode() == BO_Rem ||
+           B->getOpcode() == BO_DivAssign || B->getOpcode() == BO_RemAssign) &&
+          B->getType()->isIntegerType() &&
+          !B->getRHS()->isIntegerConstantExpr(AST))
+        Pure = false;
+      if (const auto *B = dyn_cast<BinaryOperator>(S);
+          B && B->isAssignmentOp() && !isOwnStorage(B->getLHS()))
+        Pure = false;
+      if (const auto *U = dyn_cast<UnaryOperator>(S);
+          U && U->isIncrementDecrementOp() && !isOwnStorage(U->getSubExpr()))
+        Pure = false;
+      if (const auto *C = dyn_cast<CallExpr>(S))
+        Pure &= callWritesNothing(C, AST) ||
+                (C->getDirectCallee() &&
+                 isPureBody(C->getDirectCallee(), AST, Visiting));
+      if (const auto *C = dyn_cast<CXXConstructExpr>(S))
+        Pure &= C->getConstructor()->isTrivial() ||
+                isPureBody(C->getConstructor(), AST, Visiting);
+      if (const auto *D = dyn_cast<DeclRefExpr>(S))
+        if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+          Pure &= !V->getType().isVolatileQualified() &&
+                  (!V->hasGlobalStorage() || V->getType().isConstQualified());
+      return Pure;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      Pure &= !V->isStaticLocal();
+      if (const auto *RD = V->getType()->getAsCXXRecordDecl())
+        Pure &=
+            !RD->hasDefinition() || RD->hasTrivialDestructor() || isInStd(RD);
+      return Pure;
+    }
+  } F(Def, AST, Visiting, IsConstructor);
+  F.TraverseStmt(Def->getBody());
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (F.Pure && I->getInit())
+        F.TraverseStmt(I->getInit());
+  Visiting.erase(Def);
+  return F.Pure;
+}
+} // namespace
+
+bool maxcode::isPureFunction(const FunctionDecl *FD, ASTContext &AST) {
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Visiting;
+  return FD && isPureBody(FD, AST, Visiting);
+}
+
 void maxcode::forEachStore(const Stmt *S,
                            llvm::function_ref<void(const Expr *)> OnStore) {
   struct Finder : RecursiveASTVisitor<Finder> {

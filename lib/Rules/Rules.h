@@ -194,6 +194,14 @@ bool isRepeatable(const clang::Expr *E, clang::ASTContext &AST);
 /// call that does not return.
 bool callWritesNothing(const clang::CallExpr *C, clang::ASTContext &AST);
 
+/// True when a call of \p FD, whose definition this file holds, computes a
+/// value and changes nothing: its body (and those of the functions it calls,
+/// a few levels deep, no recursion) stores only to its own locals (a
+/// constructor: to its object too), reads no mutable global, does not throw,
+/// allocate or divide integers by a variable (it may then run where the
+/// original did not: a hoisted call), and is not virtual.
+bool isPureFunction(const clang::FunctionDecl *FD, clang::ASTContext &AST);
+
 /// True when \p V's address or a non-const reference to it is taken
 /// anywhere in \p Scope (an alias could change it behind the analysis).
 bool hasAliases(const clang::VarDecl *V, const clang::Stmt *Scope);

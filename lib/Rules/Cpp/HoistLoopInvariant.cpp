@@ -9,6 +9,14 @@
 // the loop does not modify what the call reads, the value is computed once
 // into a `const auto` before the loop.
 //
+// A declaration in a loop body whose initialiser calls pure code (a const
+// member function whose body this file holds, a math function) on values the
+// loop does not change (`Mat3 inv = M.inverse();` per pixel) is moved before
+// the outermost loop it does not depend on. The compiler cannot do it when
+// the call is not inlined, or when the loop's stores may reach what the call
+// reads; the rule asks the types (a store of an `unsigned` pixel cannot
+// change a matrix of doubles).
+//
 //===----------------------------------------------------------------------===//
 
 #include "../Rules.h"
@@ -203,12 +211,239 @@ bool isHoistable(const Expr *E, const Stmt *Loop, const Stmt *FuncBody,
   return false;
 }
 
+/// The scalar types a read of an object of type \p T may read: \p T, or its
+/// fields' and elements' (a few levels deep; a record too deep counts as
+/// unknown and returns false).
+bool leafTypes(QualType T, llvm::SmallVectorImpl<QualType> &Out,
+               unsigned Depth = 0) {
+  T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  if (Depth > 4)
+    return false;
+  if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    return leafTypes(AT->getElementType(), Out, Depth + 1);
+  if (const auto *RD = T->getAsCXXRecordDecl()) {
+    if (!RD->hasDefinition() || isInStd(RD))
+      return false;
+    for (const CXXBaseSpecifier &B : RD->bases())
+      if (!leafTypes(B.getType(), Out, Depth + 1))
+        return false;
+    for (const FieldDecl *F : RD->fields())
+      if (!leafTypes(F->getType(), Out, Depth + 1))
+        return false;
+    return true;
+  }
+  if (!T->isScalarType())
+    return false;
+  Out.push_back(T);
+  return true;
+}
+
+/// What hoisting a declaration's initialiser needs to know of it.
+struct InitFacts {
+  bool Invariant = true;
+  /// It calls a function worth computing once (user code, a math function),
+  /// not only accessors the compiler hoists itself.
+  bool HasCall = false;
+  /// It reads memory the loop could change without naming it (through a
+  /// reference, a pointer, `this`, a global): the scalar types it may read.
+  bool ReadsMemory = false;
+  bool MemoryKnown = true;
+  llvm::SmallVector<QualType, 8> MemoryTypes;
+};
+
+/// Whether \p Init has the same value on every iteration of \p Loop and
+/// computing it changes nothing.
+InitFacts factsOfInit(const Expr *Init, const Stmt *Loop, const Stmt *FuncBody,
+                      ASTContext &AST) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const Stmt *Loop, *FuncBody;
+    ASTContext &AST;
+    InitFacts F;
+    Finder(const Stmt *Loop, const Stmt *FuncBody, ASTContext &AST)
+        : Loop(Loop), FuncBody(FuncBody), AST(AST) {}
+    void readsMemory(QualType T) {
+      F.ReadsMemory = true;
+      F.MemoryKnown &= leafTypes(T, F.MemoryTypes);
+    }
+    bool VisitStmt(Stmt *S) {
+      if (isa<LambdaExpr>(S) || isa<StmtExpr>(S) || isa<CXXThrowExpr>(S) ||
+          isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S))
+        F.Invariant = false;
+      if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+        F.Invariant = false;
+      if (const auto *U = dyn_cast<UnaryOperator>(S)) {
+        if (U->isIncrementDecrementOp())
+          F.Invariant = false;
+        if (U->getOpcode() == UO_Deref)
+          readsMemory(U->getType());
+      }
+      if (isa<CXXThisExpr>(S))
+        readsMemory(cast<CXXThisExpr>(S)->getType()->getPointeeType());
+      if (const auto *C = dyn_cast<CallExpr>(S)) {
+        const FunctionDecl *Callee = C->getDirectCallee();
+        const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+        if (callWritesNothing(C, AST)) {
+          F.HasCall |= !MD;
+        } else if (Callee && isPureFunction(Callee, AST) &&
+                   (!MD || MD->isConst() || MD->isStatic())) {
+          F.HasCall = true;
+        } else {
+          F.Invariant = false;
+        }
+      }
+      if (const auto *C = dyn_cast<CXXConstructExpr>(S))
+        F.Invariant &= C->getConstructor()->isTrivial() ||
+                       isPureFunction(C->getConstructor(), AST);
+      if (const auto *D = dyn_cast<DeclRefExpr>(S))
+        if (const auto *V = dyn_cast<VarDecl>(D->getDecl()))
+          visitVar(V);
+      return F.Invariant;
+    }
+    void visitVar(const VarDecl *V) {
+      const SourceManager &SM = AST.getSourceManager();
+      SourceRange R = Loop->getSourceRange();
+      bool InLoop =
+          !SM.isBeforeInTranslationUnit(V->getLocation(), R.getBegin()) &&
+          !SM.isBeforeInTranslationUnit(R.getEnd(), V->getLocation());
+      if (InLoop || V->getType().isVolatileQualified() ||
+          isMutatedIn(V, Loop, AST)) {
+        F.Invariant = false;
+        return;
+      }
+      QualType T = V->getType();
+      if (T->isReferenceType() || V->hasGlobalStorage() ||
+          hasAliases(V, FuncBody))
+        readsMemory(T);
+      if (T->isPointerType())
+        readsMemory(T->getPointeeType());
+    }
+  } Fi(Loop, FuncBody, AST);
+  Fi.TraverseStmt(const_cast<Expr *>(Init));
+  return Fi.F;
+}
+
+/// True when nothing \p Loop does can change memory of the types in
+/// \p Facts: every call writes nothing, and every store is to a local
+/// nothing points to or to a scalar of another type (not a char).
+bool leavesMemoryAlone(const InitFacts &Facts, const Stmt *Loop,
+                       const Stmt *FuncBody, ASTContext &AST) {
+  if (!Facts.ReadsMemory)
+    return true;
+  if (!Facts.MemoryKnown)
+    return false;
+  bool Calls = false;
+  struct CallFinder : RecursiveASTVisitor<CallFinder> {
+    ASTContext &AST;
+    bool &Found;
+    CallFinder(ASTContext &AST, bool &Found) : AST(AST), Found(Found) {}
+    bool VisitCallExpr(CallExpr *C) {
+      Found |=
+          !callWritesNothing(C, AST) &&
+          !(C->getDirectCallee() && isPureFunction(C->getDirectCallee(), AST));
+      return !Found;
+    }
+  } CF(AST, Calls);
+  CF.TraverseStmt(const_cast<Stmt *>(Loop));
+  if (Calls)
+    return false;
+  auto Normal = [&](QualType T) {
+    T = T.getCanonicalType().getUnqualifiedType();
+    return T->isIntegerType() && !T->isEnumeralType()
+               ? AST.getCorrespondingUnsignedType(T)
+               : T;
+  };
+  bool Ok = true;
+  forEachStore(Loop, [&](const Expr *Target) {
+    if (const auto *D = dyn_cast<DeclRefExpr>(Target))
+      if (const auto *V = dyn_cast<VarDecl>(D->getDecl());
+          V && V->isLocalVarDecl() && !V->getType()->isReferenceType() &&
+          !hasAliases(V, FuncBody))
+        return;
+    QualType T = Target->getType();
+    Ok &= T->isScalarType() && !T->isCharType() &&
+          llvm::none_of(Facts.MemoryTypes, [&](QualType M) {
+            return M->isCharType() || AST.hasSameType(Normal(M), Normal(T));
+          });
+  });
+  return Ok;
+}
+
+/// True when a declaration named \p Name, moved from a loop's body to the
+/// enclosing scope, would meet another of that name in \p FD: a variable,
+/// or a member used without `this->`.
+bool nameIsTaken(const VarDecl *V, const FunctionDecl *FD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    bool Found = false;
+    explicit Finder(const VarDecl *V) : V(V) {}
+    bool VisitNamedDecl(NamedDecl *D) {
+      Found |= D != V && D->getDeclName() == V->getDeclName();
+      return !Found;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      Found |=
+          D->getDecl() != V && D->getDecl()->getDeclName() == V->getDeclName();
+      return !Found;
+    }
+    bool VisitMemberExpr(MemberExpr *M) {
+      Found |= M->getMemberDecl()->getDeclName() == V->getDeclName();
+      return !Found;
+    }
+  } F(V);
+  F.TraverseStmt(FD->getBody());
+  for (const ParmVarDecl *P : FD->parameters())
+    F.Found |= P->getDeclName() == V->getDeclName();
+  return F.Found;
+}
+
+/// The declarations of \p FD's loop bodies whose value does not change
+/// in the loop, each with the outermost loop it can leave.
+std::vector<std::pair<const DeclStmt *, const Stmt *>>
+invariantDeclarations(const FunctionDecl *FD, ASTContext &AST) {
+  std::vector<std::pair<const DeclStmt *, const Stmt *>> Found;
+  for (const Stmt *Loop : loopsIn(FD->getBody())) {
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(loopBody(Loop));
+    if (!Body)
+      continue;
+    for (const Stmt *S : Body->body()) {
+      const auto *DS = dyn_cast<DeclStmt>(S);
+      const auto *V = DS && DS->isSingleDecl()
+                          ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                          : nullptr;
+      if (!V || !V->getInit() || V->isStaticLocal() ||
+          V->getType().isVolatileQualified() || isMutatedIn(V, Loop, AST) ||
+          hasAliases(V, FD->getBody()) || nameIsTaken(V, FD))
+        continue;
+      // Outward while it stays invariant: the body's loop, then the loops
+      // around it.
+      const Stmt *Target = nullptr;
+      bool HasCall = false;
+      for (const Stmt *L = Loop; L && L != FD->getBody();
+           L = parentStmt(AST, L)) {
+        if (!isa<ForStmt>(L) && !isa<WhileStmt>(L) && !isa<DoStmt>(L) &&
+            !isa<CXXForRangeStmt>(L))
+          continue;
+        InitFacts Facts = factsOfInit(V->getInit(), L, FD->getBody(), AST);
+        if (!Facts.Invariant ||
+            !leavesMemoryAlone(Facts, L, FD->getBody(), AST))
+          break;
+        Target = L;
+        HasCall = Facts.HasCall;
+      }
+      if (Target && HasCall)
+        Found.push_back({DS, Target});
+    }
+  }
+  return Found;
+}
+
 class HoistLoopInvariantRule : public Rule {
 public:
   HoistLoopInvariantRule()
       : Rule("hoist-loop-invariant",
-             "size()/length()/strlen() in loop conditions, on data the loop "
-             "does not modify, computed once before the loop",
+             "size()/length()/strlen() in loop conditions, and declarations "
+             "in loop bodies that call pure code on what the loop does not "
+             "modify, computed once before the loop",
              "hoisted bound") {}
 
   void propose(const RuleContext &Ctx,
@@ -286,6 +521,54 @@ public:
           " out of loop conditions in " + describeFunction(FD) + " (" +
           describeLines(Lines) + ")";
       Out.push_back(std::move(E));
+    }
+    proposeDeclarations(Ctx, Out);
+  }
+
+private:
+  /// One edit per function: the declarations of loop bodies whose
+  /// initialiser calls pure code on values the loop does not change, moved
+  /// before the outermost loop they do not depend on.
+  void proposeDeclarations(const RuleContext &Ctx,
+                           std::vector<RuleEdit> &Out) const {
+    ASTContext &AST = Ctx.getASTContext();
+    for (const FunctionDecl *FD : Ctx.getFunctions()) {
+      FunctionEdit E(makeEdit("", 45), Ctx, FD);
+      auto Found = invariantDeclarations(FD, AST);
+      // All that go before one loop go in one insertion (two at one place
+      // conflict), in the order they were written.
+      std::vector<const Stmt *> Targets;
+      std::string Names;
+      for (const auto &[DS, Target] : Found)
+        if (!llvm::is_contained(Targets, Target))
+          Targets.push_back(Target);
+      for (const Stmt *Target : Targets) {
+        std::vector<const DeclStmt *> Moved;
+        for (const auto &[DS, T] : Found)
+          if (T == Target)
+            Moved.push_back(DS);
+        bool Kept = E.tryChange(Moved.front()->getBeginLoc(), [&](RuleEdit &T) {
+          std::string Text;
+          for (const DeclStmt *DS : Moved) {
+            auto R = statementRange(Ctx, DS);
+            if (!R || !removeStatement(T, Ctx, DS))
+              return false;
+            Text += (Text.empty() ? "" : "\n") + Ctx.getText(*R).str();
+          }
+          auto LoopR = statementRange(Ctx, Target);
+          if (!LoopR)
+            return false;
+          if (compoundParent(AST, Target) && startsLine(Ctx, LoopR->getBegin()))
+            return insertLineBefore(T, Ctx, Target, Text);
+          return insertText(T, Ctx, LoopR->getBegin(), "{\n" + Text + "\n") &&
+                 insertText(T, Ctx, LoopR->getEnd(), "\n}");
+        });
+        if (Kept)
+          for (const DeclStmt *DS : Moved)
+            Names += (Names.empty() ? "" : ", ") +
+                     cast<VarDecl>(DS->getSingleDecl())->getNameAsString();
+      }
+      E.addTo(Out, "hoist the loop-invariant " + Names + " out of loops");
     }
   }
 };
