@@ -404,8 +404,14 @@ public:
           continue;
         std::string Before, After;
         for (size_t I = 0; I < Taken.size(); ++I) {
-          Before +=
-              (I ? "\n" : "") + ("auto " + Names[I] + " = " + Texts[I] + ";");
+          // C has no `auto` (before C23): the type is written out there.
+          std::string Type =
+              AST.getLangOpts().CPlusPlus11
+                  ? std::string("auto")
+                  : Taken[I]->First->getType().getUnqualifiedType().getAsString(
+                        AST.getPrintingPolicy());
+          Before += (I ? "\n" : "") +
+                    (Type + " " + Names[I] + " = " + Texts[I] + ";");
           After += (I ? "\n" : "") + (Texts[I] + " = " + Names[I] + ";");
         }
         bool Kept = E.tryChange(Loop->getBeginLoc(), [&](RuleEdit &T) {
