@@ -84,6 +84,34 @@ static std::optional<Token> firstTokenOfLine(const RuleContext &Ctx, FileID FID,
   return Tok;
 }
 
+/// True when line \p Line of \p FID is a pragma: `#pragma ...` or
+/// `_Pragma(...)` first on it.
+static bool isPragmaLine(const RuleContext &Ctx, FileID FID, unsigned Line) {
+  std::optional<Token> First = firstTokenOfLine(Ctx, FID, Line);
+  if (!First)
+    return false;
+  if (First->is(tok::raw_identifier))
+    return First->getRawIdentifier() == "_Pragma";
+  if (First->isNot(tok::hash))
+    return false;
+  Token Next;
+  const SourceManager &SM = Ctx.getSourceManager();
+  return !Lexer::getRawToken(First->getEndLoc(), Next, SM,
+                             Ctx.getASTContext().getLangOpts(),
+                             /*IgnoreWhiteSpace=*/true) &&
+         Next.is(tok::raw_identifier) && Next.getRawIdentifier() == "pragma" &&
+         SM.getSpellingLineNumber(Next.getLocation()) == Line;
+}
+
+bool maxcode::followsPragma(const RuleContext &Ctx, const Stmt *S) {
+  std::optional<CharSourceRange> R = statementRange(Ctx, S);
+  if (!R)
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  unsigned Line = SM.getSpellingLineNumber(R->getBegin());
+  return Line > 1 && isPragmaLine(Ctx, SM.getFileID(R->getBegin()), Line - 1);
+}
+
 bool maxcode::startsLine(const RuleContext &Ctx, SourceLocation Loc) {
   const SourceManager &SM = Ctx.getSourceManager();
   if (Loc.isInvalid() || !Loc.isFileID())
@@ -136,6 +164,22 @@ bool maxcode::insertLineBefore(RuleEdit &E, const RuleContext &Ctx,
   // lose its indentation and be reformatted: a respaced line in the diff).
   const SourceManager &SM = Ctx.getSourceManager();
   SourceLocation Begin = R->getBegin();
+  // Above the pragmas that apply to the statement (`#pragma omp parallel
+  // for`, `#pragma GCC unroll 4`): between them it would take their place.
+  unsigned Top = SM.getSpellingLineNumber(Begin);
+  while (Top > 1 && isPragmaLine(Ctx, SM.getFileID(Begin), Top - 1))
+    --Top;
+  if (Top != SM.getSpellingLineNumber(Begin)) {
+    SourceLocation Above = SM.translateLineCol(SM.getFileID(Begin), Top, 1);
+    std::optional<Token> First =
+        firstTokenOfLine(Ctx, SM.getFileID(Begin), Top);
+    if (Above.isInvalid() || !First)
+      return false;
+    llvm::StringRef Indent = Lexer::getSourceText(
+        CharSourceRange::getCharRange(Above, First->getLocation()), SM,
+        Ctx.getASTContext().getLangOpts());
+    return insertText(E, Ctx, Above, (Indent + Line + "\n").str());
+  }
   SourceLocation LineStart = SM.translateLineCol(
       SM.getFileID(Begin), SM.getSpellingLineNumber(Begin), 1);
   llvm::StringRef Indent =

@@ -108,6 +108,10 @@ bool removeStatement(RuleEdit &E, const RuleContext &Ctx, const clang::Stmt *S);
 bool insertLineBefore(RuleEdit &E, const RuleContext &Ctx, const clang::Stmt *S,
                       llvm::StringRef Line);
 
+/// True when the line above statement \p S is a pragma (`#pragma omp
+/// parallel for`): code put between them would take the statement's place.
+bool followsPragma(const RuleContext &Ctx, const clang::Stmt *S);
+
 /// The loops inside \p S (for, while, do, range-for), outermost first.
 std::vector<const clang::Stmt *> loopsIn(const clang::Stmt *S);
 /// The body of a loop statement.

@@ -380,7 +380,9 @@ public:
       unsigned Made = 0;
       std::vector<std::string> What;
       for (const Stmt *Loop : loopsIn(FD->getBody())) {
-        if (hasUnsafeStatements(Loop, AST))
+        // A loop under a pragma may be parallel (`#pragma omp parallel for
+        // reduction(+ : sum)`): its accumulator is the pragma's business.
+        if (followsPragma(Ctx, Loop) || hasUnsafeStatements(Loop, AST))
           continue;
         // One line before the loop and one after for all of its
         // accumulators: two insertions at one place would conflict.

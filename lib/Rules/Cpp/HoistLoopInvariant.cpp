@@ -271,6 +271,13 @@ InitFacts factsOfInit(const Expr *Init, const Stmt *Loop, const Stmt *FuncBody,
         F.Invariant = false;
       if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
         F.Invariant = false;
+      // Computed before a loop that may run no iteration, an integer
+      // division by a variable may trap where the original did not divide.
+      if (const auto *B = dyn_cast<BinaryOperator>(S);
+          B && (B->getOpcode() == BO_Div || B->getOpcode() == BO_Rem) &&
+          B->getType()->isIntegerType() &&
+          !B->getRHS()->isIntegerConstantExpr(AST))
+        F.Invariant = false;
       if (const auto *U = dyn_cast<UnaryOperator>(S)) {
         if (U->isIncrementDecrementOp())
           F.Invariant = false;
@@ -497,11 +504,13 @@ public:
         RuleEdit Trial = E;
         bool Ok;
         if (compoundParent(AST, For) && startsLine(Ctx, ForR->getBegin())) {
-          Ok = insertText(Trial, Ctx, ForR->getBegin(), Decl + "\n");
+          Ok = insertLineBefore(Trial, Ctx, For, Decl);
         } else {
           // A loop that is the body of an if or another loop: a block
-          // keeps the declaration its own.
-          Ok = insertText(Trial, Ctx, ForR->getBegin(), "{\n" + Decl + "\n") &&
+          // keeps the declaration its own (not between a pragma and its
+          // loop).
+          Ok = !followsPragma(Ctx, For) &&
+               insertText(Trial, Ctx, ForR->getBegin(), "{\n" + Decl + "\n") &&
                insertText(Trial, Ctx, ForR->getEnd(), "\n}");
         }
         Ok = Ok && addReplacement(Trial, Ctx, *SideR, Name);
@@ -560,7 +569,9 @@ private:
             return false;
           if (compoundParent(AST, Target) && startsLine(Ctx, LoopR->getBegin()))
             return insertLineBefore(T, Ctx, Target, Text);
-          return insertText(T, Ctx, LoopR->getBegin(), "{\n" + Text + "\n") &&
+          // A brace between a pragma and its loop would take the loop's place.
+          return !followsPragma(Ctx, Target) &&
+                 insertText(T, Ctx, LoopR->getBegin(), "{\n" + Text + "\n") &&
                  insertText(T, Ctx, LoopR->getEnd(), "\n}");
         });
         if (Kept)

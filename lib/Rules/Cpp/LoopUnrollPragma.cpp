@@ -48,8 +48,10 @@ public:
       // (`for (;;)`), and Clang, which ignores GCC's pragmas, would not say.
       if (const auto *For = dyn_cast<ForStmt>(S); For && !For->getCond())
         continue;
+      // A loop under another pragma (`#pragma omp parallel for`) must keep
+      // it right above.
       if (!loopsIn(loopBody(S)).empty() || hasLoopHint(AST, S) ||
-          !compoundParent(AST, S))
+          !compoundParent(AST, S) || followsPragma(Ctx, S))
         continue;
       auto R = statementRange(Ctx, S);
       if (!R || !startsLine(Ctx, R->getBegin()))
