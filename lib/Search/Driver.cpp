@@ -54,6 +54,42 @@ llvm::Expected<TargetListing> maxcode::listTargets(const RunOptions &Opts,
   return L;
 }
 
+RunOptions maxcode::withBenchProfile(const RunOptions &Opts,
+                                     llvm::raw_ostream &Diag) {
+  RunOptions Cur = Opts;
+  // Project mode with a bench and no target named: the bench, run on the
+  // project as it is built (never the build itself, which under callgrind
+  // would take hours), is the profile that chooses, and ranks the targets
+  // to move on to; a bench that cannot be profiled (the tree not built)
+  // leaves the static ranking, with a warning.
+  if (runModeOf(Opts) == RunMode::Project && Opts.TargetNames.empty() &&
+      Opts.ProfileCmd.empty() && !Opts.BenchCmd.empty() && !Opts.Resume) {
+    // Where the search runs it: the project's root.
+    std::string Root =
+        Opts.ProjectRoot.empty()
+            ? defaultProjectRoot(makeAbsolutePath(Opts.Sources.front()),
+                                 Opts.BuildPath)
+            : makeAbsolutePath(Opts.ProjectRoot);
+    Cur.ProfileCmd = "cd " + shellQuote(Root) + " && " + Opts.BenchCmd;
+    Cur.ProfileIsImplicit = true;
+    llvm::WithColor::note(Diag, "clang-maxcode")
+        << "no target named: profiling the bench on the project as built to "
+           "choose one (--target names one and skips this)\n";
+  }
+  return Cur;
+}
+
+llvm::Expected<std::string>
+maxcode::searchedTargetName(const RunOptions &Opts, llvm::raw_ostream &Diag) {
+  RunOptions Cur = withBenchProfile(Opts, Diag);
+  if (!Cur.TargetNames.empty() || Cur.ProfileCmd.empty())
+    return std::string();
+  auto L = listTargets(Cur, Diag);
+  if (!L)
+    return L.takeError();
+  return L->Targets.empty() ? std::string() : L->Targets.front().Name;
+}
+
 llvm::Expected<std::vector<clang::tooling::CompileCommand>>
 maxcode::parseCommands(const RunOptions &Opts, llvm::raw_ostream &Diag) {
   auto DB = loadDatabase(Opts);
@@ -668,26 +704,7 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
   // A missing endpoint is said before anything is built.
   if (llvm::Error E = checkLLMOptions(Opts))
     return E;
-  RunOptions Cur = Opts;
-  // Project mode with a bench and no target named: the bench, run on the
-  // project as it is built (never the build itself, which under callgrind
-  // would take hours), is the profile that chooses, and ranks the targets
-  // to move on to; a bench that cannot be profiled (the tree not built)
-  // leaves the static ranking, with a warning.
-  if (runModeOf(Opts) == RunMode::Project && Opts.TargetNames.empty() &&
-      Opts.ProfileCmd.empty() && !Opts.BenchCmd.empty() && !Opts.Resume) {
-    // Where the search runs it: the project's root.
-    std::string Root =
-        Opts.ProjectRoot.empty()
-            ? defaultProjectRoot(makeAbsolutePath(Opts.Sources.front()),
-                                 Opts.BuildPath)
-            : makeAbsolutePath(Opts.ProjectRoot);
-    Cur.ProfileCmd = "cd " + shellQuote(Root) + " && " + Opts.BenchCmd;
-    Cur.ProfileIsImplicit = true;
-    llvm::WithColor::note(Diag, "clang-maxcode")
-        << "no target named: profiling the bench on the project as built to "
-           "choose one (--target names one and skips this)\n";
-  }
+  RunOptions Cur = withBenchProfile(Opts, Diag);
   // With a profile and no target named, a target that yields nothing worth
   // a reviewer's time gives way to the next by self cost, within the
   // budget: evaluations and wall time (docs/Search.md, "Across hot

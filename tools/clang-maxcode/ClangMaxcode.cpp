@@ -297,6 +297,14 @@ static int listVariantsMode(const RunOptions &Opts) {
   LV.FlagsAfterDashDash = Opts.FlagsAfterDashDash;
   LV.Parse = Opts.Parse;
   LV.TargetNames = Opts.TargetNames;
+  // The target the search would start with: with a profile to run (a bench
+  // in project mode, --profile-cmd), the profile's first, not the static
+  // estimate's.
+  auto Searched = searchedTargetName(Opts, diag());
+  if (!Searched)
+    return fail(Searched.takeError());
+  if (!Searched->empty())
+    LV.TargetNames = *Searched;
   LV.Rules = Opts.Rules;
   LV.CheckOptions = Opts.RuleCheckOptions;
   LV.Scope = Opts.Scope;

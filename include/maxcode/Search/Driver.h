@@ -144,6 +144,18 @@ std::string defaultStorePath(const RunOptions &Opts);
 /// The rollout store of \p Opts: --store, else defaultStorePath().
 std::string storePathOf(const RunOptions &Opts);
 
+/// \p Opts as the search runs it: in project mode with --bench-cmd and no
+/// target or profile named, the bench (run in the project's root) is the
+/// profile that chooses the target, and a note says so.
+RunOptions withBenchProfile(const RunOptions &Opts, llvm::raw_ostream &Diag);
+
+/// The target the search would start with when it profiles to choose one
+/// (withBenchProfile's, or --profile-cmd's, with no --target): what
+/// --list-variants previews. Empty when no profile runs (a target named, or
+/// nothing to run), and the caller's own ranking stands.
+llvm::Expected<std::string> searchedTargetName(const RunOptions &Opts,
+                                               llvm::raw_ostream &Diag);
+
 /// --list-targets: the targets of the sources, ranked, and what blocked
 /// the others.
 struct TargetListing {
