@@ -70,8 +70,8 @@ const Promotion Promotions[] = {
     // The CPU evidence (CpuEvidence.h).
     {CritiqueTag::NotVectorised,
      1.5,
-     {"accumulate-in-local", "restrict-pointer-params",
-      "hoist-loop-invariant", "implicit-conversion-in-loop"}},
+     {"accumulate-in-local", "restrict-pointer-params", "hoist-loop-invariant",
+      "implicit-conversion-in-loop"}},
     {CritiqueTag::CacheMissBound,
      1.5,
      {"map-to-unordered-map", "reserve-before-push-back", nullptr}},
@@ -79,7 +79,9 @@ const Promotion Promotions[] = {
      1.5,
      {"hoist-loop-invariant", "const-ref-param", "unnecessary-copy-init",
       "memoize-recursion"}},
-    {CritiqueTag::PerElementIO, 2.0, {"fast-io", "endl-to-newline", nullptr}},
+    {CritiqueTag::PerElementIO,
+     2.0,
+     {"block-io", "fast-io", "endl-to-newline", nullptr}},
 };
 
 bool isFailure(const Critique &C) {

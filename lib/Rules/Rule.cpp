@@ -449,6 +449,7 @@ llvm::ArrayRef<std::unique_ptr<Rule>> maxcode::getAllRules() {
           createFastIORule, createPruneIncludesRule,
           createRemoveUnusedGlobalsRule, createStaticMainArraysRule,
           createEndlToNewlineRule, createStringToCharBufferRule,
+          createBlockIORule,
           // C++: algorithmic and copy-avoiding rewrites.
           createMemoizeRecursionRule, createMonotoneLoopExitRule,
           createHoistLoopInvariantRule, createAccumulateInLocalRule,

@@ -34,6 +34,7 @@ namespace maxcode {
 // The C++ rules.
 std::unique_ptr<Rule> createFastIORule();
 std::unique_ptr<Rule> createEndlToNewlineRule();
+std::unique_ptr<Rule> createBlockIORule();
 std::unique_ptr<Rule> createPruneIncludesRule();
 std::unique_ptr<Rule> createRemoveUnusedGlobalsRule();
 std::unique_ptr<Rule> createStaticMainArraysRule();
