@@ -26,6 +26,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -414,6 +415,12 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
   if (Result && !Result->Cancelled) {
     Cleanup();
     Result->JobId = JobId;
+    // scancel signals the job's processes (SIGTERM, then SIGKILL): the
+    // runner may see its program die of it and write that down before it
+    // goes itself. What Slurm says of the job is then the cause.
+    if ((Result->Signal == SIGTERM || Result->Signal == SIGKILL) &&
+        !JobId.empty() && queryState(JobId).State == "CANCELLED")
+      return endedBySlurm(JobId, *R, NodeLost);
     return Result;
   }
   if (!Result) {
