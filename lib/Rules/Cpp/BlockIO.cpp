@@ -304,8 +304,8 @@ private:
     const auto *IndexVar =
         Index ? dyn_cast<DeclRefExpr>(Index->IgnoreParenImpCasts()) : nullptr;
     if (!Base || !IndexVar || IndexVar->getDecl() != I ||
-        !isPlainName(Base, AST) || !isPlainName(Lo, AST) ||
-        !isPlainName(Hi, AST) || evaluatedReferences(I, loopBody(Loop)) != 1)
+        !isPlainName(Base, AST) || !isRepeatable(Lo, AST) ||
+        !isRepeatable(Hi, AST) || evaluatedReferences(I, loopBody(Loop)) != 1)
       return std::nullopt;
     // The bounds do not change in the loop (a read into the array they
     // come from would).

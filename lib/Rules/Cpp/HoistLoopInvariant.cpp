@@ -286,6 +286,30 @@ InitFacts factsOfInit(const Expr *Init, const Stmt *Loop, const Stmt *FuncBody,
       }
       if (isa<CXXThisExpr>(S))
         readsMemory(cast<CXXThisExpr>(S)->getType()->getPointeeType());
+      // Nothing that may read out of bounds or through a null pointer where
+      // the original, in a loop that runs no iteration, read nothing: no
+      // element, no dereference (but of `this`), no pointer handed to a
+      // call, no front()/back()/at() of a container that may be empty.
+      if (isa<ArraySubscriptExpr>(S) ||
+          (isa<UnaryOperator>(S) &&
+           cast<UnaryOperator>(S)->getOpcode() == UO_Deref) ||
+          (isa<MemberExpr>(S) && cast<MemberExpr>(S)->isArrow() &&
+           !isa<CXXThisExpr>(
+               cast<MemberExpr>(S)->getBase()->IgnoreParenImpCasts())))
+        F.Invariant = false;
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+          Op && (Op->getOperator() == OO_Subscript ||
+                 Op->getOperator() == OO_Star || Op->getOperator() == OO_Arrow))
+        F.Invariant = false;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S))
+        if (const CXXMethodDecl *MD = MC->getMethodDecl();
+            MD && MD->getIdentifier() && isInStd(MD->getParent()) &&
+            llvm::is_contained({"at", "front", "back"}, MD->getName()))
+          F.Invariant = false;
+      if (const auto *C = dyn_cast<CallExpr>(S))
+        for (const Expr *A : C->arguments())
+          if (A->getType()->isPointerType())
+            F.Invariant = false;
       if (const auto *C = dyn_cast<CallExpr>(S)) {
         const FunctionDecl *Callee = C->getDirectCallee();
         const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
