@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EvaluatorImpl.h"
+#include "maxcode/Eval/CrossCheckPolicy.h"
 #include "maxcode/Eval/CuptiRun.h"
 #include "maxcode/Eval/EvalCache.h"
 #include "maxcode/Eval/Statistics.h"
@@ -130,64 +131,14 @@ double Evaluator::CrossCheckState::floorOf(MeasureMode M) {
     return median(Floors);
   auto F = E.floorCost(M);
   if (!F) {
-    Out.Notes.push_back("cross-check without a start-up floor: " +
-                        llvm::toString(F.takeError()));
+    // Asked again with each look at more pairs: one note says it.
+    std::string Note = "cross-check without a start-up floor: " +
+                       llvm::toString(F.takeError());
+    if (!llvm::is_contained(Out.Notes, Note))
+      Out.Notes.push_back(std::move(Note));
     return 0;
   }
   return *F;
-}
-
-/// The share of \p Base's cost above the floor \p Fl (of all of it, when
-/// the floor is not below it) that \p Var saved.
-static double savedShare(double Base, double Var, double Fl) {
-  double Variable = Base - Fl > 0 ? Base - Fl : Base;
-  return Variable > 0 ? (Base - Var) / Variable : 0;
-}
-
-/// The baseline's own work by the other measure in comparison \p C: its
-/// cost above the start-up floor \p FloorOther, and by time no more than
-/// the CPU seconds \p Cpu it spent (none known: empty). A baseline that
-/// sleeps, or waits on a device or the disk, for most of its run does none
-/// of the work instructions count meanwhile: a saving of its work is judged
-/// against that work, not against its sleep (a 2 s sleep beside 20 ms of
-/// work read an honest 2.2x by instructions as 1.001x by time, "suspect").
-static double baselineWork(const PairedComparison &C, double FloorOther,
-                           llvm::ArrayRef<double> Cpu) {
-  double Work = C.BaselineMedian - FloorOther;
-  if (!Cpu.empty())
-    Work = std::min(Work, median(Cpu) - FloorOther);
-  return Work;
-}
-
-/// Whether the other measure, comparison \p C with the baseline's own work
-/// \p Work (baselineWork), cannot judge the speedup (crossCheck says why).
-static bool cannotJudge(const PairedComparison &C, double Work,
-                        double SavedPrimary, bool LargeClaim) {
-  // Judged at any ratio (2026-12-02), a program of two milliseconds, most
-  // of them its start-up, read 1.33x in one run and 0.95x in the next for
-  // the same honest 1.6x: its own work must be at least half its run. A
-  // variant a quarter slower than the baseline is judged whatever its work
-  // (one that sleeps, or leaves its work to the kernel).
-  // And a third of the saving the primary measure saw, in the share of
-  // the run that is work, must stand out of the other measure's noise (its
-  // runs' own, or its pairs' when those scatter more): otherwise what it
-  // says is noise either way.
-  double Noise = std::max(C.Noise, C.Spread);
-  double Slower = C.VariantMedian - C.BaselineMedian;
-  // (Slower at all beside a claim above 10x; a quarter slower beside a
-  // small one, whose wall time may scatter that far.)
-  bool ClearlySlower = Slower > 3 * Noise * C.BaselineMedian &&
-                       (LargeClaim || Slower > 0.25 * C.BaselineMedian);
-  if (ClearlySlower)
-    return false;
-  double WorkShare = Work / C.BaselineMedian;
-  // A claim above 10x is judged wherever the work is a quarter of the run
-  // and above the runs' own noise, as before: a loaded machine's scattered
-  // pairs must not let a bench that silenced its own metric (98536x)
-  // through unjudged.
-  if (LargeClaim)
-    return WorkShare < 0.25 || WorkShare < 3 * C.Noise;
-  return WorkShare < 0.5 || SavedPrimary / 3 * WorkShare < 3 * Noise;
 }
 
 /// The note of a cross-check whose other measure, \p CrossMeasure, cannot
@@ -250,10 +201,8 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   // 4): work moved where one measure does not look (into the kernel, a
   // child, valgrind's blind spots) shows up in the other, at any ratio.
   // Program mode: wall time for instructions, instructions for wall time;
-  // project mode: a bench's own figure against its wall time. Both are
-  // compared above the program's own start-up floor (floorCost), so that an
-  // honest 4x by instructions on an input of milliseconds, which reads 1.2x
-  // by time, is judged on the work it saved.
+  // project mode: a bench's own figure against its wall time. The verdict
+  // is judgeCrossCheck's (CrossCheckPolicy.h); this measures what it asks.
   if (!Out.ok() || Out.Ratio <= 1 || Config.Measure == MeasureMode::CudaKernel)
     return;
   bool Bench = Mode->bench();
@@ -270,117 +219,49 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
     return;
   }
   CrossCheckState X(*this, B, Out, Other, Bench);
-  // Three timed pairs first; more only before calling a result suspect
-  // (below), so that one noisy pair on a loaded machine cannot deny an
-  // honest speedup.
-  unsigned Reps = Other == MeasureMode::Time ? 3 : 1;
-  if (!X.measurePairs(Reps))
+  bool ByTime = Other == MeasureMode::Time;
+  if (!X.measurePairs(ByTime ? crosscheck::FirstTimedPairs : 1))
     return;
-  PairedComparison C = comparePaired(X.A, X.V, 0.01);
-  Out.CrossRatio = C.RawRatio;
-  // The two measures agree on what share of the baseline's cost the variant
-  // saved, beyond the cost of starting a program at all (which wall time
-  // pays in full and instructions hardly count): near that floor their
-  // ratios are ill-conditioned, their savings are not. The other measure
-  // must confirm at least a third of the saving.
-  double FloorPrimary = Bench ? 0 : X.floorOf(Config.Measure);
-  double FloorOther = X.floorOf(Other);
-  // The other measure can only speak to work it resolves: a baseline whose
-  // own work is a small part of its run (the rest starting a process), or
-  // inside that measure's noise, confirms nothing. It still denies: a
-  // variant that costs more than the baseline by it, beyond its noise (one
-  // that sleeps, or waits for a child, on a loaded machine), is no speedup.
-  // Whether the other measure can judge, asked again after a second look;
-  // when it cannot, the note says so.
-  double SavedPrimary =
-      savedShare(Out.BaselineCost, Out.VariantCost, FloorPrimary);
-  // Whether the baseline's run by the other measure is mostly its own work,
-  // at least half of it above the start-up floor, by wall time and by the
-  // CPU seconds it spent (baselineWork): a loaded machine stretches the
-  // first, not the second.
-  auto IsMostlyWork = [&](const PairedComparison &P) {
-    return baselineWork(P, FloorOther, X.ACpu) >= 0.5 * P.BaselineMedian;
-  };
-  auto CanJudge = [&] {
+  CrossCheckEvidence Evidence;
+  Evidence.ByTime = ByTime;
+  Evidence.Claim = Out.Ratio;
+  Evidence.SavedPrimary = savedShare(Out.BaselineCost, Out.VariantCost,
+                                     Bench ? 0 : X.floorOf(Config.Measure));
+  CrossCheckDecision D;
+  while (true) {
+    Evidence.Baseline = X.A;
+    Evidence.Variant = X.V;
+    Evidence.BaselineCpu = X.ACpu;
+    Evidence.Floor = X.floorOf(Other);
+    D = judgeCrossCheck(Evidence);
+    Out.CrossRatio = D.Comparison.RawRatio;
     MAXCODE_DEBUG(llvm::dbgs()
                   << DEBUG_TYPE << ": cross-check by " << Out.CrossMeasure
                   << ": " << X.A.size() << " pairs, baseline "
-                  << C.BaselineMedian << ", variant " << C.VariantMedian
-                  << ", floor " << FloorOther << ", baseline's work "
-                  << baselineWork(C, FloorOther, X.ACpu) << ", noise "
-                  << C.Noise << ", spread " << C.Spread << "\n");
-    // The sign test speaks only where the baseline's run is mostly its own
-    // work (IsMostlyWork): in a run of a millisecond or two the order
-    // within the pairs is the machine's, and a second look at an honest
-    // 8.7x (PIE's p02608) read it slower in 8 of 9 pairs.
-    return (IsMostlyWork(C) && slowerInNearlyEveryPair(X.A, X.V, C.RawRatio)) ||
-           !cannotJudge(C, baselineWork(C, FloorOther, X.ACpu), SavedPrimary,
-                        Out.Ratio > 10);
-  };
-  // The share of the baseline's own work the variant saved by the other
-  // measure.
-  auto SavedByOther = [&] {
-    double Work = baselineWork(C, FloorOther, X.ACpu);
-    return Work > 0 ? (C.BaselineMedian - C.VariantMedian) / Work
-                    : savedShare(C.BaselineMedian, C.VariantMedian, 0);
-  };
-  bool Judged = CanJudge();
-  double SavedOther = SavedByOther();
-  // Six more pairs, judged again; false when measuring failed.
-  auto MorePairs = [&] {
-    if (!X.measurePairs(6))
-      return false;
-    FloorOther = X.floorOf(Other);
-    C = comparePaired(X.A, X.V, 0.01);
-    Out.CrossRatio = C.RawRatio;
-    Judged = CanJudge();
-    SavedOther = SavedByOther();
-    return true;
-  };
-  // A second look, six more pairs, before a verdict that denies, before
-  // giving up on a claim time does not confirm, and before calling it
-  // unconfirmed (credited what time saw): three pairs' spread is one
-  // loaded moment's (a variant 1.8x slower in every pair read 31% noise by
-  // its runs on a busy machine, which judged nothing); nine pairs' is the
-  // machine's.
-  if (Other == MeasureMode::Time &&
-      (SavedOther < SavedPrimary / 3 || !Judged) && !MorePairs())
-    return;
-  // Time reading the variant a tenth slower or more, but too scattered to
-  // judge (a loaded machine stretches wall time, not the CPU time the
-  // baseline's work is judged by, nor the order within the pairs): up to
-  // 21 pairs, for the sign test to speak (CI read a variant twice as slow
-  // by time 0.67x in nine pairs, not judged, and credited its 6.3x). Only
-  // where the baseline's run is mostly its own work, above the start-up
-  // floor: in a run of a millisecond or two the order within the pairs is
-  // the machine's (an honest 1.6x of PIE's p00256 read 0.64x in 16 of 21
-  // pairs), which says nothing of the work. Slower at all, not a tenth: the
-  // suite's own load read a variant twice as slow by time (work moved into
-  // the kernel) 0.91x, unjudged, and credited its 6.3x by instructions.
-  bool MostlyWork = IsMostlyWork(C);
-  while (!Judged && Other == MeasureMode::Time && MostlyWork &&
-         C.RawRatio < 1 && X.A.size() < 21)
-    if (!MorePairs())
+                  << D.Comparison.BaselineMedian << ", variant "
+                  << D.Comparison.VariantMedian << ", floor " << Evidence.Floor
+                  << ", baseline's work " << D.Work << ", noise "
+                  << D.Comparison.Noise << ", spread " << D.Comparison.Spread
+                  << ", saved " << Evidence.SavedPrimary << " by "
+                  << optionValueName(Config.Measure) << ", " << D.SavedOther
+                  << " by " << Out.CrossMeasure << "\n");
+    if (D.Verdict != CrossCheckVerdict::MorePairs)
+      break;
+    if (!X.measurePairs(crosscheck::MorePairsPerLook))
       return;
-  // Still unjudged after every pair, the variant slower by time in a run
-  // that is mostly work, which the primary measure says it halved or
-  // better: time contradicts the claim (load slows both runs of a pair
-  // alike; it does not turn a halving into a loss).
-  if (!Judged && Other == MeasureMode::Time && MostlyWork && C.RawRatio < 1 &&
-      SavedPrimary >= 0.5)
-    return markSuspect(Out, Bench, Config.Measure, C.RawRatio);
-  if (!Judged) {
-    Out.Notes.push_back(cannotJudgeNote(Out.CrossMeasure, C.RawRatio));
-    return markUnconfirmed(Out, Bench, Config.Measure, C.RawRatio,
+  }
+  switch (D.Verdict) {
+  case CrossCheckVerdict::Confirmed:
+  case CrossCheckVerdict::MorePairs:
+    return;
+  case CrossCheckVerdict::Suspect:
+    return markSuspect(Out, Bench, Config.Measure, D.Comparison.RawRatio);
+  case CrossCheckVerdict::Unconfirmed:
+    Out.Notes.push_back(
+        cannotJudgeNote(Out.CrossMeasure, D.Comparison.RawRatio));
+    return markUnconfirmed(Out, Bench, Config.Measure, D.Comparison.RawRatio,
                            Config.CreditUnconfirmed);
   }
-  MAXCODE_DEBUG(llvm::dbgs()
-                << DEBUG_TYPE << ": cross-check saved " << SavedPrimary
-                << " by " << optionValueName(Config.Measure) << ", "
-                << SavedOther << " by " << Out.CrossMeasure << "\n");
-  if (SavedOther >= SavedPrimary / 3)
-    return;
-  markSuspect(Out, Bench, Config.Measure, C.RawRatio);
 }
 
 void Evaluator::creditHintsByTime(const Variant &V, EvalResult &Out) {

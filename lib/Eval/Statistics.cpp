@@ -81,24 +81,30 @@ PairedComparison maxcode::comparePaired(llvm::ArrayRef<double> Baseline,
   return C;
 }
 
-bool maxcode::slowerInNearlyEveryPair(llvm::ArrayRef<double> Baseline,
-                                      llvm::ArrayRef<double> Variant,
-                                      double RawRatio) {
+bool maxcode::belowInNearlyEveryPair(llvm::ArrayRef<double> Baseline,
+                                     llvm::ArrayRef<double> Variant,
+                                     double Threshold) {
   size_t N = std::min(Baseline.size(), Variant.size());
-  if (N < 9 || RawRatio > 0.9)
+  if (N < 9)
     return false;
-  size_t Slower = 0;
+  size_t Below = 0;
   for (size_t I = 0; I < N; ++I)
-    Slower += Variant[I] > Baseline[I];
-  // One-sided sign test: the chance that a program compared with itself is
-  // slower in at least Slower of N pairs, sum over K >= Slower of
-  // C(N, K) / 2^N, at most 2% (8 of 9, 12 of 15, 16 of 21).
+    Below += Variant[I] > 0 && Baseline[I] / Variant[I] < Threshold;
+  // One-sided sign test: the chance that Below of N pairs or more fall on
+  // one side of a line the pairs' own distribution is centred on, sum over
+  // K >= Below of C(N, K) / 2^N, at most 2% (8 of 9, 12 of 15, 16 of 21).
   double Tail = 0, Choose = 1; // C(N, K), K from N down.
-  for (size_t K = N; K >= Slower && K > 0; --K) {
+  for (size_t K = N; K >= Below && K > 0; --K) {
     Tail += Choose;
     Choose = Choose * double(K) / double(N - K + 1);
   }
-  if (Slower == 0)
+  if (Below == 0)
     Tail += Choose;
   return Tail / std::pow(2.0, double(N)) <= 0.02;
+}
+
+bool maxcode::slowerInNearlyEveryPair(llvm::ArrayRef<double> Baseline,
+                                      llvm::ArrayRef<double> Variant,
+                                      double RawRatio) {
+  return RawRatio <= 0.9 && belowInNearlyEveryPair(Baseline, Variant, 1.0);
 }

@@ -39,6 +39,13 @@ PairedComparison comparePaired(llvm::ArrayRef<double> Baseline,
                                llvm::ArrayRef<double> Variant,
                                double NoiseFloor);
 
+/// Whether the paired ratio Baseline[i] / Variant[i] is below \p Threshold
+/// in so many of nine or more pairs that it would be in at most 2% of
+/// comparisons whose ratios are centred on the threshold (a sign test: 8 of
+/// 9, 12 of 15, 16 of 21).
+bool belowInNearlyEveryPair(llvm::ArrayRef<double> Baseline,
+                            llvm::ArrayRef<double> Variant, double Threshold);
+
 /// Whether the variant's runs \p Variant were slower than the baseline's
 /// \p Baseline (paired, as for comparePaired) in so many of nine or more
 /// pairs that a program compared with itself would be in at most 2% of
