@@ -116,17 +116,12 @@ std::set<int64_t> countsIn(const Parsed &P) {
   return Out;
 }
 
-} // namespace
+/// The range of values the tests use at each place (line, column).
+using PlaceRanges =
+    std::map<std::pair<unsigned, unsigned>, std::pair<int64_t, int64_t>>;
 
-std::vector<DerivedInput>
-maxcode::deriveInputs(llvm::ArrayRef<std::string> Inputs,
-                      llvm::ArrayRef<size_t> Order, unsigned Count,
-                      uint64_t Seed) {
-  std::vector<Parsed> All;
-  for (const std::string &I : Inputs)
-    All.push_back(parse(I));
-  // The range the tests use at each place (line, column).
-  std::map<std::pair<unsigned, unsigned>, std::pair<int64_t, int64_t>> Range;
+PlaceRanges placeRanges(llvm::ArrayRef<Parsed> All) {
+  PlaceRanges Range;
   for (const Parsed &P : All)
     for (const Token &T : P.Tokens) {
       if (!T.Integer)
@@ -137,6 +132,59 @@ maxcode::deriveInputs(llvm::ArrayRef<std::string> Inputs,
         It->second.second = std::max(It->second.second, T.Value);
       }
     }
+  return Range;
+}
+
+/// The bounds of each of \p P's values where the tests disagree at a place
+/// of it: a value there stays within what they use (the order of the
+/// template's values alone let a loop bound take the size of an array's
+/// length on its line, thousands of times the work of any test). A place
+/// only one test has (the tail of a longer list), or where all agree, is
+/// free within the order, and has none.
+std::map<int64_t, std::pair<int64_t, int64_t>>
+boundsByValue(const Parsed &P, const PlaceRanges &Range) {
+  std::map<int64_t, std::pair<int64_t, int64_t>> Place;
+  for (const Token &T : P.Tokens) {
+    if (!T.Integer)
+      continue;
+    auto R = Range.at({T.Line, T.Column});
+    if (R.first == R.second)
+      continue;
+    auto [It, Added] = Place.try_emplace(T.Value, R);
+    if (!Added) {
+      It->second.first = std::max(It->second.first, R.first);
+      It->second.second = std::min(It->second.second, R.second);
+    }
+  }
+  return Place;
+}
+
+/// \p P's text with each integer V written as \p New[V].
+std::string withValues(const Parsed &P, const std::map<int64_t, int64_t> &New) {
+  std::string Text;
+  size_t At = 0;
+  for (const Token &T : P.Tokens) {
+    Text.append(P.Text, At, T.Begin - At);
+    if (T.Integer)
+      Text += std::to_string(New.at(T.Value));
+    else
+      Text.append(P.Text, T.Begin, T.End - T.Begin);
+    At = T.End;
+  }
+  Text.append(P.Text, At, std::string::npos);
+  return Text;
+}
+
+} // namespace
+
+std::vector<DerivedInput>
+maxcode::deriveInputs(llvm::ArrayRef<std::string> Inputs,
+                      llvm::ArrayRef<size_t> Order, unsigned Count,
+                      uint64_t Seed) {
+  std::vector<Parsed> All;
+  for (const std::string &I : Inputs)
+    All.push_back(parse(I));
+  PlaceRanges Range = placeRanges(All);
 
   std::vector<DerivedInput> Out;
   llvm::StringSet<> Seen;
@@ -162,25 +210,8 @@ maxcode::deriveInputs(llvm::ArrayRef<std::string> Inputs,
       Low = std::min(Low, R.first);
       High = std::max(High, R.second);
     }
-    // Where the tests disagree at a place (line, column), a value there
-    // stays within what they use: the order of the template's values alone
-    // let a loop bound take the size of an array's length on its line,
-    // thousands of times the work of any test. A place only one test has
-    // (the tail of a longer list), or where all agree, is free within the
-    // order.
-    std::map<int64_t, std::pair<int64_t, int64_t>> Place;
-    for (const Token &T : P.Tokens) {
-      if (!T.Integer)
-        continue;
-      auto R = Range[{T.Line, T.Column}];
-      if (R.first == R.second)
-        continue;
-      auto [It, Added] = Place.try_emplace(T.Value, R);
-      if (!Added) {
-        It->second.first = std::max(It->second.first, R.first);
-        It->second.second = std::min(It->second.second, R.second);
-      }
-    }
+    std::map<int64_t, std::pair<int64_t, int64_t>> Place =
+        boundsByValue(P, Range);
     std::map<int64_t, int64_t> New;
     int64_t Previous = INT64_MIN;
     for (auto It = Values.begin(); It != Values.end(); ++It) {
@@ -205,17 +236,7 @@ maxcode::deriveInputs(llvm::ArrayRef<std::string> Inputs,
           Lo == Hi ? Lo : Lo + int64_t(Rng() % uint64_t(Hi - Lo + 1));
       New[V] = Previous = Drawn;
     }
-    std::string Text;
-    size_t At = 0;
-    for (const Token &T : P.Tokens) {
-      Text.append(P.Text, At, T.Begin - At);
-      if (T.Integer)
-        Text += std::to_string(New[T.Value]);
-      else
-        Text.append(P.Text, T.Begin, T.End - T.Begin);
-      At = T.End;
-    }
-    Text.append(P.Text, At, std::string::npos);
+    std::string Text = withValues(P, New);
     if (Seen.insert(Text).second) {
       Out.push_back({std::move(Text), TI});
       continue;

@@ -102,6 +102,11 @@ private:
   /// the same way twice, in the shape of its template's answer (rule 13;
   /// DerivedInputs.h).
   llvm::Error deriveFromTests();
+  /// Adds the derived input \p Text, made from test \p Template, with the
+  /// baseline's two answers \p Answers, as a test kept in \p Dir.
+  llvm::Error addDerivedTest(const std::string &Text, size_t Template,
+                             const std::string (&Answers)[2],
+                             const std::string &Dir);
   /// Runs the baseline once on \p Input for at most \p Seconds: what it
   /// printed and the run's wall seconds, or why the run does not count.
   llvm::Expected<std::pair<std::string, double>>
@@ -413,6 +418,28 @@ static std::vector<size_t> shapeOf(llvm::StringRef Output) {
   return Shape;
 }
 
+llvm::Error Evaluator::ProgramHarness::addDerivedTest(
+    const std::string &Text, size_t Template, const std::string (&Answers)[2],
+    const std::string &Dir) {
+  TestCase T;
+  T.Name = "derived." + std::to_string(E.Derived.size() + 1);
+  T.InputPath = Dir + "/" + T.Name + ".in";
+  T.ExpectedPath = Dir + "/" + T.Name + ".out";
+  T.InputBytes = Text.size();
+  if (llvm::Error Err = writeFile(T.InputPath, Text))
+    return Err;
+  if (llvm::Error Err = writeFile(T.ExpectedPath, Answers[0]))
+    return Err;
+  E.Derived.push_back(E.Tests.size());
+  // As costly as the test it came from, for the choice of timed inputs.
+  E.BaselineRunCost.push_back(E.BaselineRunCost[Template]);
+  E.BaselineOutputs.emplace_back();
+  if (hasDecimalTokens(Answers[0]))
+    E.BaselineOutputs.back() = {Answers[0], Answers[1]};
+  E.Tests.push_back(std::move(T));
+  return llvm::Error::success();
+}
+
 llvm::Error Evaluator::ProgramHarness::deriveFromTests() {
   const EvalConfig &C = E.Config;
   if (!C.DerivedInputs)
@@ -498,22 +525,9 @@ llvm::Error Evaluator::ProgramHarness::deriveFromTests() {
                     << MostWall << " s at most\n");
       continue;
     }
-    TestCase T;
-    T.Name = "derived." + std::to_string(E.Derived.size() + 1);
-    T.InputPath = Dir + "/" + T.Name + ".in";
-    T.ExpectedPath = Dir + "/" + T.Name + ".out";
-    T.InputBytes = Made[K].Text.size();
-    if (llvm::Error Err = writeFile(T.InputPath, Made[K].Text))
+    if (llvm::Error Err =
+            addDerivedTest(Made[K].Text, Made[K].Template, X.Answers, Dir))
       return Err;
-    if (llvm::Error Err = writeFile(T.ExpectedPath, X.Answers[0]))
-      return Err;
-    E.Derived.push_back(E.Tests.size());
-    // As costly as the test it came from, for the choice of timed inputs.
-    E.BaselineRunCost.push_back(E.BaselineRunCost[Made[K].Template]);
-    E.BaselineOutputs.emplace_back();
-    if (hasDecimalTokens(X.Answers[0]))
-      E.BaselineOutputs.back() = {X.Answers[0], X.Answers[1]};
-    E.Tests.push_back(std::move(T));
   }
   MAXCODE_DEBUG(llvm::dbgs()
                 << DEBUG_TYPE << ": " << E.Derived.size() << " of "

@@ -13,6 +13,7 @@
 
 using namespace maxcode;
 using namespace maxcode::lsp;
+using namespace maxcode::lsp::impl;
 
 Server::Impl::Database Server::Impl::loadDatabase(llvm::StringRef Path) {
   Database D;

@@ -15,6 +15,7 @@
 
 using namespace maxcode;
 using namespace maxcode::lsp;
+using namespace maxcode::lsp::impl;
 
 /// Reads the command and the argument of a workspace/executeCommand
 /// request; the error says what is wrong with them.

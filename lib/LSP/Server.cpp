@@ -28,6 +28,7 @@
 
 using namespace maxcode;
 using namespace maxcode::lsp;
+using namespace maxcode::lsp::impl;
 
 std::string impl::quoteName(llvm::StringRef Name) {
   return "`" + Name.str() + "`";
@@ -181,6 +182,28 @@ static bool isDocumentMethod(llvm::StringRef Method) {
          Method == "textDocument/codeAction";
 }
 
+bool Server::Impl::namesLocalFile(const json::Value &Params) {
+  // A document that is no local file (an editor's `untitled:` buffer, a
+  // file on another host) has nothing to offer: LLVM's protocol types would
+  // refuse its URI, and with it the whole message.
+  const json::Object *Doc =
+      Params.getAsObject() ? Params.getAsObject()->getObject("textDocument")
+                           : nullptr;
+  std::optional<llvm::StringRef> URI =
+      Doc ? Doc->getString("uri") : std::nullopt;
+  if (!URI)
+    return true; // The handler's own parsing says what is missing.
+  std::optional<llvm::StringRef> TestRoot;
+  if (Opts.TestRoot)
+    TestRoot = *Opts.TestRoot;
+  llvm::Expected<std::string> Path = uriToPath(*URI, TestRoot);
+  if (Path)
+    return true;
+  Logger::info("nothing is offered for {0}: {1}", *URI,
+               llvm::toString(Path.takeError()));
+  return false;
+}
+
 std::optional<std::string> Server::Impl::vet(std::string Body,
                                              MessageParser &Parser) {
   llvm::Expected<json::Value> Message = json::parse(Body);
@@ -258,28 +281,10 @@ std::optional<std::string> Server::Impl::vet(std::string Body,
       Logger::info("ignored notification {0}", *Method);
   }
 
-  // A document that is no local file (an editor's `untitled:` buffer, a
-  // file on another host) has nothing to offer: LLVM's protocol types would
-  // refuse its URI, and with it the whole message.
-  if (isDocumentMethod(*Method) && Params) {
-    const json::Object *Doc =
-        Params->getAsObject() ? Params->getAsObject()->getObject("textDocument")
-                              : nullptr;
-    std::optional<llvm::StringRef> URI =
-        Doc ? Doc->getString("uri") : std::nullopt;
-    std::optional<llvm::StringRef> TestRoot;
-    if (Opts.TestRoot)
-      TestRoot = *Opts.TestRoot;
-    if (URI) {
-      llvm::Expected<std::string> Path = uriToPath(*URI, TestRoot);
-      if (!Path) {
-        Logger::info("nothing is offered for {0}: {1}", *URI,
-                     llvm::toString(Path.takeError()));
-        if (IsRequest)
-          return internalAnswer(ID, json::Object{{"result", json::Array()}});
-        return std::nullopt;
-      }
-    }
+  if (isDocumentMethod(*Method) && Params && !namesLocalFile(*Params)) {
+    if (IsRequest)
+      return internalAnswer(ID, json::Object{{"result", json::Array()}});
+    return std::nullopt;
   }
   DispatchedID = std::move(ID);
   return Body;

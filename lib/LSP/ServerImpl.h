@@ -41,8 +41,6 @@
 #include <map>
 #include <mutex>
 
-using namespace maxcode;
-
 namespace maxcode {
 namespace lsp {
 namespace impl {
@@ -158,8 +156,6 @@ std::optional<std::string> readFile(llvm::StringRef Path);
 
 } // namespace impl
 
-using namespace impl;
-
 class Server::Impl {
 public:
   Impl(ServerOptions Opts, OptimizeRunner &Runner, llvm::raw_ostream &Out)
@@ -169,43 +165,52 @@ public:
 
 private:
   // Output, through LLVM's MessageHandler (which writes each message whole).
-  void showMessage(MessageType Type, llvm::StringRef Message);
-  void notifyProgress(const json::Value &Token, json::Object Value);
+  void showMessage(llvm::lsp::MessageType Type, llvm::StringRef Message);
+  void notifyProgress(const llvm::json::Value &Token, llvm::json::Object Value);
   /// Sends a request to the client; \p OnReply gets its answer. A job that
   /// waits for the answer stops counting as busy only after this returns,
   /// when the answer can be taken: -sync must not read it before.
   template <typename ResultT>
-  void call(llvm::StringLiteral Method, json::Value Params,
+  void call(llvm::StringLiteral Method, llvm::json::Value Params,
             llvm::lsp::OutgoingRequestCallback<ResultT> OnReply) {
     int64_t ID;
     {
       std::lock_guard<std::mutex> Lock(Mu);
       ID = NextRequestID++;
     }
-    Handler->outgoingRequest<json::Value, ResultT>(Method, std::move(OnReply))(
-        Params, ID);
+    Handler->outgoingRequest<llvm::json::Value, ResultT>(
+        Method, std::move(OnReply))(Params, ID);
   }
 
   // Input: what the transport dispatches, decided on the reading thread.
   std::optional<std::string> vet(std::string Body, MessageParser &Parser);
+  /// Whether the document \p Params names (textDocument.uri) is a local
+  /// file, or names none; logs why not.
+  bool namesLocalFile(const llvm::json::Value &Params);
   /// AnswerMethod with \p Answer for request \p ID.
-  static std::string internalAnswer(const json::Value &ID, json::Object Answer);
-  static std::string refusal(const json::Value &ID, ErrorCode Code,
+  static std::string internalAnswer(const llvm::json::Value &ID,
+                                    llvm::json::Object Answer);
+  static std::string refusal(const llvm::json::Value &ID,
+                             llvm::lsp::ErrorCode Code,
                              llvm::StringRef Message);
   void registerHandlers();
 
   // Methods.
-  void onAnswer(const InternalAnswer &A, Callback<json::Value> Reply);
-  void onInitialize(const RawParams &Params, Callback<json::Value> Reply);
-  void onShutdown(const llvm::lsp::NoParams &, Callback<json::Value> Reply);
+  void onAnswer(const impl::InternalAnswer &A,
+                llvm::lsp::Callback<llvm::json::Value> Reply);
+  void onInitialize(const impl::RawParams &Params,
+                    llvm::lsp::Callback<llvm::json::Value> Reply);
+  void onShutdown(const llvm::lsp::NoParams &,
+                  llvm::lsp::Callback<llvm::json::Value> Reply);
   void onDidOpen(const llvm::lsp::DidOpenTextDocumentParams &Params);
-  void onDidChange(const RawParams &Params);
+  void onDidChange(const impl::RawParams &Params);
   void onDidClose(const llvm::lsp::DidCloseTextDocumentParams &Params);
   void onCodeAction(const llvm::lsp::CodeActionParams &Params,
-                    Callback<json::Value> Reply);
-  void onExecuteCommand(const RawParams &Params, Callback<json::Value> Reply);
-  void onCancelRequest(const RawParams &Params);
-  void onProgressCancel(const RawParams &Params);
+                    llvm::lsp::Callback<llvm::json::Value> Reply);
+  void onExecuteCommand(const impl::RawParams &Params,
+                        llvm::lsp::Callback<llvm::json::Value> Reply);
+  void onCancelRequest(const impl::RawParams &Params);
+  void onProgressCancel(const impl::RawParams &Params);
 
   // Targets and databases.
   struct Database {
@@ -214,59 +219,65 @@ private:
   };
   Database loadDatabase(llvm::StringRef Path);
   /// Lists the targets of \p URI's current text, once per version.
-  const Document *updateTargets(const std::string &URI);
+  const impl::Document *updateTargets(const std::string &URI);
 
   // Searches.
   /// Says with showMessage what the user can fix, and answers \p Reply with
   /// success, having done nothing.
-  void refuse(Callback<json::Value> &Reply, MessageType Type,
-              const llvm::Twine &Message);
+  void refuse(llvm::lsp::Callback<llvm::json::Value> &Reply,
+              llvm::lsp::MessageType Type, const llvm::Twine &Message);
   /// Copies the document \p A names, or refuses: it must be open, of the
   /// version the action was offered for, not being searched, and saved.
-  std::optional<OptimizeFile> checkDocument(Callback<json::Value> &Reply,
-                                            const OptimizeArgs &A);
+  std::optional<impl::OptimizeFile>
+  checkDocument(llvm::lsp::Callback<llvm::json::Value> &Reply,
+                const impl::OptimizeArgs &A);
   /// True when \p A's target is in \p F; refuses otherwise.
-  bool checkTarget(Callback<json::Value> &Reply, const OptimizeArgs &A,
-                   const OptimizeFile &F);
+  bool checkTarget(llvm::lsp::Callback<llvm::json::Value> &Reply,
+                   const impl::OptimizeArgs &A, const impl::OptimizeFile &F);
   /// The settings of a search of \p Path, or none when the configuration
   /// cannot be read (refused).
-  std::optional<JobSettings> jobSettings(Callback<json::Value> &Reply,
-                                         const std::string &Path);
+  std::optional<impl::JobSettings>
+  jobSettings(llvm::lsp::Callback<llvm::json::Value> &Reply,
+              const std::string &Path);
   /// Registers \p NewJob, asks for its progress token when the client gave
   /// none, and starts it in the job pool.
-  void startJob(std::unique_ptr<Job> NewJob);
+  void startJob(std::unique_ptr<impl::Job> NewJob);
   /// The client's answer to window/workDoneProgress/create for a job.
   void onProgressToken(uint64_t Number, llvm::Error Refused);
-  void runJob(Job &J);
+  void runJob(impl::Job &J);
   /// Runs \p J's search; when it was cancelled or failed, finishes the job
   /// and returns none.
-  std::optional<OptimizeResult> search(Job &J);
+  std::optional<OptimizeResult> search(impl::Job &J);
   /// The edit of \p Result that can be sent; else says why there is none,
   /// finishes the job and returns none.
-  std::optional<TextEdit> editToSend(Job &J, const OptimizeResult &Result);
+  std::optional<TextEdit> editToSend(impl::Job &J,
+                                     const OptimizeResult &Result);
   /// Sends \p Edit, waits for the client's answer, says what came of it
   /// and finishes the job.
-  void applyEdit(Job &J, const OptimizeResult &Result, const TextEdit &Edit);
+  void applyEdit(impl::Job &J, const OptimizeResult &Result,
+                 const TextEdit &Edit);
   /// The workspace/applyEdit argument for \p Edit of \p J's document.
-  json::Value workspaceEdit(const Job &J, const TextEdit &Edit) const;
+  llvm::json::Value workspaceEdit(const impl::Job &J,
+                                  const TextEdit &Edit) const;
   /// The client's answer to workspace/applyEdit for a job.
-  void onApplyAnswer(uint64_t Number, llvm::Expected<ApplyEditAnswer> Answer);
+  void onApplyAnswer(uint64_t Number,
+                     llvm::Expected<impl::ApplyEditAnswer> Answer);
   /// Ends \p J's progress with \p Progress, shows \p Message, answers the
   /// request and finishes the job.
-  void finishWith(Job &J, llvm::StringRef Progress, MessageType Type,
-                  llvm::StringRef Message);
-  void setState(Job &J, Job::State S); // Mu held.
-  std::optional<std::string> changedSince(const Job &J);
-  void beginProgress(Job &J); // Mu held.
-  void endProgress(Job &J, llvm::StringRef Message);
-  void reportProgress(Job &J, const OptimizeProgress &P);
-  void cancel(Job &J); // Mu held.
-  void finishCancelled(Job &J);
-  void finish(Job &J);
+  void finishWith(impl::Job &J, llvm::StringRef Progress,
+                  llvm::lsp::MessageType Type, llvm::StringRef Message);
+  void setState(impl::Job &J, impl::Job::State S); // Mu held.
+  std::optional<std::string> changedSince(const impl::Job &J);
+  void beginProgress(impl::Job &J); // Mu held.
+  void endProgress(impl::Job &J, llvm::StringRef Message);
+  void reportProgress(impl::Job &J, const OptimizeProgress &P);
+  void cancel(impl::Job &J); // Mu held.
+  void finishCancelled(impl::Job &J);
+  void finish(impl::Job &J);
   void reapJobs(); // Mu held.
   /// The job numbered \p Number, if it has not been reaped. Answers from the
   /// client find their job this way: it may be gone by then. Mu held.
-  Job *findJob(uint64_t Number);
+  impl::Job *findJob(uint64_t Number);
   void waitQuiet();
   void stopJobs();
 
@@ -278,14 +289,14 @@ private:
   std::unique_ptr<llvm::lsp::JSONTransport> Transport;
   std::unique_ptr<llvm::lsp::MessageHandler> Handler;
   llvm::lsp::OutgoingNotification<llvm::lsp::ShowMessageParams> ShowMessage;
-  llvm::lsp::OutgoingNotification<json::Value> Progress;
+  llvm::lsp::OutgoingNotification<llvm::json::Value> Progress;
   /// The notifications a handler reads (the others are logged as ignored).
   llvm::StringSet<> Notifications;
 
   // Touched by the reading thread only.
   /// The id of the request being dispatched (MessageHandler gives a
   /// handler its reply, not the id, which a cancellation names).
-  json::Value DispatchedID = nullptr;
+  llvm::json::Value DispatchedID = nullptr;
   bool Initialized = false;
   bool ShutdownRequested = false;
   bool ExitRequested = false;
@@ -300,8 +311,8 @@ private:
   // Guarded by Mu.
   std::mutex Mu;
   std::condition_variable QuietCV;
-  std::map<std::string, Document> Documents;
-  std::vector<std::unique_ptr<Job>> Jobs;
+  std::map<std::string, impl::Document> Documents;
+  std::vector<std::unique_ptr<impl::Job>> Jobs;
   unsigned BusyJobs = 0;
   bool Stopping = false;
   int64_t NextRequestID = 0;

@@ -123,42 +123,42 @@ double maxcode::critiqueFactor(llvm::StringRef RuleId,
 // Formatting what the rules wrote.
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<std::string>
-maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
-                               const tooling::Replacements &Replaces) {
-  format::FormatStyle Style = styleForEdits(File, Code);
-  // The rules write their lines with '\n'; in a file whose lines end with
-  // CRLF, theirs do too (clang-format derives the same for the whitespace it
-  // lays out), so that the variant's diff is the lines changed, not mixed
-  // line endings.
+/// \p Replaces with their line breaks written as \p Code's: the rules
+/// write '\n'; in a file whose lines end with CRLF, theirs do too
+/// (clang-format derives the same for the whitespace it lays out), so that
+/// the variant's diff is the lines changed, not mixed line endings. Empty
+/// where \p Code's lines end with '\n'.
+static llvm::Expected<tooling::Replacements>
+inFileLineEndings(llvm::StringRef Code, const tooling::Replacements &Replaces) {
   tooling::Replacements InFileEndings;
-  if (Code.count("\r\n") * 2 > Code.count('\n')) {
-    for (const tooling::Replacement &Rep : Replaces) {
-      std::string Text;
-      llvm::StringRef New = Rep.getReplacementText();
-      for (size_t I = 0; I < New.size(); ++I) {
-        if (New[I] == '\n' && (I == 0 || New[I - 1] != '\r'))
-          Text += '\r';
-        Text += New[I];
-      }
-      if (llvm::Error E = InFileEndings.add(tooling::Replacement(
-              Rep.getFilePath(), Rep.getOffset(), Rep.getLength(), Text)))
-        return E;
+  if (Code.count("\r\n") * 2 <= Code.count('\n'))
+    return InFileEndings;
+  for (const tooling::Replacement &Rep : Replaces) {
+    std::string Text;
+    llvm::StringRef New = Rep.getReplacementText();
+    for (size_t I = 0; I < New.size(); ++I) {
+      if (New[I] == '\n' && (I == 0 || New[I - 1] != '\r'))
+        Text += '\r';
+      Text += New[I];
     }
+    if (llvm::Error E = InFileEndings.add(tooling::Replacement(
+            Rep.getFilePath(), Rep.getOffset(), Rep.getLength(), Text)))
+      return E;
   }
-  const tooling::Replacements &Edits =
-      InFileEndings.empty() ? Replaces : InFileEndings;
-  llvm::Expected<tooling::Replacements> Merged =
-      format::cleanupAroundReplacements(Code, Edits, Style);
-  if (!Merged)
-    return Merged.takeError();
-  // The cleanup also runs on the lines next to an edit: it would drop the
-  // empty argument of a macro invocation there (`CHECK(, debug)` becomes
-  // `CHECK(debug)`, which the macro rejects). Of its deletions, only those
-  // at what the rule wrote, and those of the #include lines the rule
-  // removes, are kept.
+  return InFileEndings;
+}
+
+/// Of clang-format's cleanup \p Merged of \p Edits in \p Code, what the
+/// rules own. The cleanup also runs on the lines next to an edit: it would
+/// drop the empty argument of a macro invocation there (`CHECK(, debug)`
+/// becomes `CHECK(debug)`, which the macro rejects). Of its deletions, only
+/// those at what the rule wrote, and those of the #include lines the rule
+/// removes, are kept.
+static llvm::Expected<tooling::Replacements>
+ownCleanup(llvm::StringRef Code, const tooling::Replacements &Edits,
+           const tooling::Replacements &Merged) {
   tooling::Replacements Cleaned;
-  for (const tooling::Replacement &Rep : *Merged) {
+  for (const tooling::Replacement &Rep : Merged) {
     unsigned B = Rep.getOffset(), E = B + Rep.getLength();
     bool AtAnEdit = llvm::any_of(Edits, [&](const tooling::Replacement &W) {
       return W.getOffset() != UINT_MAX && B <= W.getOffset() + W.getLength() &&
@@ -170,10 +170,14 @@ maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
       if (llvm::Error Err = Cleaned.add(Rep))
         return Err;
   }
-  llvm::Expected<std::string> Text =
-      tooling::applyAllReplacements(Code, Cleaned);
-  if (!Text)
-    return Text.takeError();
+  return Cleaned;
+}
+
+/// The layout of what \p Cleaned, applied to \p Code, wrote into \p Text.
+static tooling::Replacements
+layoutOfWritten(const format::FormatStyle &Style, llvm::StringRef Code,
+                llvm::StringRef Text, const tooling::Replacements &Cleaned,
+                llvm::StringRef File) {
   // Format the text the rules wrote, not the lines they only deleted from,
   // nor the line break that ends what they wrote: the next line stays as
   // the user wrote it. Whole lines a rule inserts (a pragma, a declaration
@@ -222,7 +226,7 @@ maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
   tooling::Replacements Layout;
   if (!Ranges.empty())
     for (const tooling::Replacement &Rep :
-         format::reformat(Style, *Text, Ranges, File)) {
+         format::reformat(Style, Text, Ranges, File)) {
       unsigned B = Rep.getOffset(), E = B + Rep.getLength();
       bool Touches = false;
       for (size_t I = 0; I < Ranges.size(); ++I) {
@@ -235,7 +239,7 @@ maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
     }
   if (!Lines.empty()) {
     for (const tooling::Replacement &Rep :
-         format::reformat(Style, *Text, Lines, File)) {
+         format::reformat(Style, Text, Lines, File)) {
       // On an inserted line, its indentation included; not the whitespace
       // after it.
       bool OnALine = llvm::any_of(Lines, [&](const tooling::Range &L) {
@@ -247,7 +251,33 @@ maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
         llvm::consumeError(Layout.add(Rep));
     }
   }
-  return tooling::applyAllReplacements(*Text, Layout);
+  return Layout;
+}
+
+llvm::Expected<std::string>
+maxcode::applyRuleReplacements(llvm::StringRef Code, llvm::StringRef File,
+                               const tooling::Replacements &Replaces) {
+  format::FormatStyle Style = styleForEdits(File, Code);
+  llvm::Expected<tooling::Replacements> InFileEndings =
+      inFileLineEndings(Code, Replaces);
+  if (!InFileEndings)
+    return InFileEndings.takeError();
+  const tooling::Replacements &Edits =
+      InFileEndings->empty() ? Replaces : *InFileEndings;
+  llvm::Expected<tooling::Replacements> Merged =
+      format::cleanupAroundReplacements(Code, Edits, Style);
+  if (!Merged)
+    return Merged.takeError();
+  llvm::Expected<tooling::Replacements> Cleaned =
+      ownCleanup(Code, Edits, *Merged);
+  if (!Cleaned)
+    return Cleaned.takeError();
+  llvm::Expected<std::string> Text =
+      tooling::applyAllReplacements(Code, *Cleaned);
+  if (!Text)
+    return Text.takeError();
+  return tooling::applyAllReplacements(
+      *Text, layoutOfWritten(Style, Code, *Text, *Cleaned, File));
 }
 
 //===----------------------------------------------------------------------===//

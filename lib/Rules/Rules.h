@@ -306,11 +306,11 @@ void replaceEachMatch(const RuleContext &Ctx, const RuleEdit &Empty,
                       const clang::ast_matchers::StatementMatcher &M,
                       llvm::function_ref<std::string(const NodeT *)> Rewrite,
                       llvm::StringRef What, std::vector<RuleEdit> &Out) {
-  using namespace clang::ast_matchers;
+  namespace am = clang::ast_matchers;
   for (const clang::FunctionDecl *FD : Ctx.getFunctions()) {
     FunctionEdit E(Empty, Ctx, FD);
-    for (const BoundNodes &N :
-         match(findAll(M), *FD->getBody(), Ctx.getASTContext()))
+    for (const am::BoundNodes &N :
+         am::match(am::findAll(M), *FD->getBody(), Ctx.getASTContext()))
       if (const auto *Node = N.getNodeAs<NodeT>("node"))
         if (std::string Text = Rewrite(Node); !Text.empty())
           E.replace(Node->getBeginLoc(),

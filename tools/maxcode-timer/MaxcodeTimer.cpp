@@ -164,12 +164,17 @@ void writeAll(int Fd, const char *Data, size_t Size) {
   }
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// The supervisor's options (the file comment says what each does).
+struct Options {
   long ReportFd = -1, LogFd = -1, Uid = -1, Gid = -1;
   double Timeout = 0;
   enum { NoSeal, Seal, SealButSockets } Sealed = NoSeal;
+  /// The index in argv of PROGRAM.
+  int Program = 0;
+};
+
+Options parseOptions(int argc, char **argv) {
+  Options O;
   int I = 1;
   for (; I < argc; ++I) {
     const char *A = argv[I];
@@ -178,34 +183,199 @@ int main(int argc, char **argv) {
       break;
     }
     if (!std::strncmp(A, "--report-fd=", 12)) {
-      if (!parseInt(A + 12, ReportFd) || ReportFd < 3)
+      if (!parseInt(A + 12, O.ReportFd) || O.ReportFd < 3)
         usage();
     } else if (!std::strncmp(A, "--log-fd=", 9)) {
-      if (!parseInt(A + 9, LogFd) || LogFd < 3)
+      if (!parseInt(A + 9, O.LogFd) || O.LogFd < 3)
         usage();
     } else if (!std::strncmp(A, "--timeout=", 10)) {
       char *End = nullptr;
-      Timeout = std::strtod(A + 10, &End);
-      if (End == A + 10 || *End || !(Timeout > 0))
+      O.Timeout = std::strtod(A + 10, &End);
+      if (End == A + 10 || *End || !(O.Timeout > 0))
         usage();
     } else if (!std::strncmp(A, "--uid=", 6)) {
-      if (!parseInt(A + 6, Uid) || Uid < 0)
+      if (!parseInt(A + 6, O.Uid) || O.Uid < 0)
         usage();
     } else if (!std::strncmp(A, "--gid=", 6)) {
-      if (!parseInt(A + 6, Gid) || Gid < 0)
+      if (!parseInt(A + 6, O.Gid) || O.Gid < 0)
         usage();
     } else if (!std::strcmp(A, "--seal")) {
-      Sealed = Seal;
+      O.Sealed = Options::Seal;
     } else if (!std::strcmp(A, "--seal=devices")) {
-      Sealed = SealButSockets;
+      O.Sealed = Options::SealButSockets;
     } else {
       usage();
     }
   }
-  if (I >= argc || ReportFd < 0)
+  if (I >= argc || O.ReportFd < 0)
     usage();
-  if (fcntl(int(ReportFd), F_SETFD, FD_CLOEXEC) != 0) {
-    std::fprintf(stderr, "maxcode-timer: no report descriptor %ld\n", ReportFd);
+  O.Program = I;
+  return O;
+}
+
+/// In the forked child: becomes the run (its descriptors, user, keyring and
+/// seal, the signal mask \p Old of before the supervisor's) and execs
+/// PROGRAM; \p LogWrite is the log pipe's writing end, or -1.
+[[noreturn]] void becomeProgram(const Options &O, int LogWrite,
+                                const sigset_t &Old, char **argv) {
+  sigprocmask(SIG_SETMASK, &Old, nullptr);
+  setpgid(0, 0);
+  if (O.LogFd >= 0) {
+    dup2(LogWrite, int(O.LogFd)); // dup2 clears close-on-exec.
+    if (O.LogFd > 3)
+      close_range(3, unsigned(O.LogFd) - 1, 0);
+    close_range(unsigned(O.LogFd) + 1, ~0U, 0);
+  } else {
+    close_range(3, ~0U, 0);
+  }
+  if (O.Uid >= 0) {
+    gid_t G = O.Gid >= 0 ? gid_t(O.Gid) : gid_t(O.Uid);
+    if (setgroups(0, nullptr) != 0 || setgid(G) != 0 ||
+        setuid(uid_t(O.Uid)) != 0) {
+      std::fprintf(stderr, "maxcode-timer: cannot become user %ld: %s\n", O.Uid,
+                   std::strerror(errno));
+      _exit(127);
+    }
+  }
+  if (!joinFreshSessionKeyring()) {
+    std::fprintf(stderr,
+                 "maxcode-timer: cannot give the run a keyring of its own: "
+                 "%s\n",
+                 std::strerror(errno));
+    _exit(127);
+  }
+  // Last: the filter also refuses the keyring calls above.
+  if (O.Sealed != Options::NoSeal &&
+      !maxcode_timer::installKernelSeal(O.Sealed == Options::SealButSockets)) {
+    std::fprintf(stderr,
+                 "maxcode-timer: cannot close the kernel's channels between "
+                 "runs (seccomp): %s\n",
+                 std::strerror(errno));
+    _exit(127);
+  }
+  execvp(argv[O.Program], argv + O.Program);
+  std::fprintf(stderr, "maxcode-timer: cannot run %s: %s\n", argv[O.Program],
+               std::strerror(errno));
+  _exit(127);
+}
+
+/// What became of a run's process tree.
+struct Outcome {
+  std::string Log;
+  int MainStatus = 0;
+  bool MainDone = false, Killed = false, TimedOut = false;
+  long long End = 0;
+};
+
+/// Appends what \p Fd holds now to \p Log, up to MaxLogBytes; false when
+/// the pipe is closed (all its writers gone) or broken.
+bool readLog(int Fd, std::string &Log) {
+  char Buf[65536];
+  ssize_t Got = read(Fd, Buf, sizeof(Buf));
+  if (Got < 0 && errno == EINTR)
+    return true;
+  if (Got <= 0)
+    return false;
+  if (Log.size() < MaxLogBytes)
+    Log.append(Buf, std::min(size_t(Got), MaxLogBytes - Log.size()));
+  return true;
+}
+
+/// Waits until the last process of \p Main's tree has exited, or a stop
+/// request (on \p SigFd) or \p Deadline (0: none) comes first, when it
+/// kills the tree; reads the log pipe \p LogRead (-1: none) meanwhile.
+Outcome superviseTree(pid_t Main, int SigFd, int LogRead, long long Deadline) {
+  Outcome R;
+  bool LogOpen = LogRead >= 0;
+  for (;;) {
+    // Reap whatever has ended; stop once no process of the tree is left.
+    bool Empty = false;
+    for (;;) {
+      int Status;
+      pid_t W = waitpid(-1, &Status, WNOHANG | __WALL);
+      if (W == 0)
+        break;
+      if (W < 0) {
+        if (errno == EINTR)
+          continue;
+        Empty = true; // ECHILD
+        break;
+      }
+      if (W == Main) {
+        R.MainStatus = Status;
+        R.MainDone = true;
+      }
+    }
+    if (Empty) {
+      R.End = nowNs();
+      break;
+    }
+    struct pollfd Fds[2] = {{SigFd, POLLIN, 0}, {LogRead, POLLIN, 0}};
+    int Wait = -1;
+    if (Deadline) {
+      long long Left = Deadline - nowNs();
+      if (Left <= 0) {
+        killTree(Main, R.MainStatus, Main, R.MainDone);
+        R.Killed = R.TimedOut = true;
+        R.End = nowNs();
+        break;
+      }
+      Wait = int(std::min<long long>(Left / 1000000 + 1, 1000));
+    }
+    int N = poll(Fds, LogOpen ? 2 : 1, Wait);
+    if (N < 0 && errno != EINTR)
+      break;
+    if (Fds[0].revents & POLLIN) {
+      struct signalfd_siginfo Info;
+      bool Stop = false;
+      while (read(SigFd, &Info, sizeof(Info)) == sizeof(Info))
+        if (Info.ssi_signo != SIGCHLD)
+          Stop = true;
+      if (Stop) {
+        killTree(Main, R.MainStatus, Main, R.MainDone);
+        R.Killed = true;
+        R.End = nowNs();
+        break;
+      }
+    }
+    if (LogOpen && (Fds[1].revents & (POLLIN | POLLHUP | POLLERR)))
+      LogOpen = readLog(LogRead, R.Log);
+  }
+  // What is still in the log pipe (its writers are gone).
+  while (LogOpen)
+    LogOpen = readLog(LogRead, R.Log);
+  return R;
+}
+
+/// Writes the report of run \p R of \p Main, started at \p Start, to \p Fd.
+void writeReport(int Fd, const Outcome &R, pid_t Main, long long Start,
+                 int Exit, int Signal) {
+  struct rusage Usage;
+  std::memset(&Usage, 0, sizeof(Usage));
+  getrusage(RUSAGE_CHILDREN, &Usage);
+  char Head[512];
+  int Len = std::snprintf(
+      Head, sizeof(Head),
+      "maxcode-timer-report 1\nwall_ns %lld\nuser_us %lld\nsystem_us %lld\n"
+      "maxrss_kb %ld\nexit %d\nsignal %d\nmain_pid %d\nkilled %d\n"
+      "timed_out %d\nlog_bytes %zu\n",
+      R.End - Start,
+      (long long)Usage.ru_utime.tv_sec * 1000000 + Usage.ru_utime.tv_usec,
+      (long long)Usage.ru_stime.tv_sec * 1000000 + Usage.ru_stime.tv_usec,
+      Usage.ru_maxrss, Exit, Signal, int(Main), R.Killed ? 1 : 0,
+      R.TimedOut ? 1 : 0, R.Log.size());
+  writeAll(Fd, Head, size_t(Len));
+  writeAll(Fd, R.Log.data(), R.Log.size());
+  close(Fd);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options O = parseOptions(argc, argv);
+  if (fcntl(int(O.ReportFd), F_SETFD, FD_CLOEXEC) != 0) {
+    std::fprintf(stderr, "maxcode-timer: no report descriptor %ld\n",
+                 O.ReportFd);
     return 125;
   }
   // Out of the program's reach: no /proc/PID/fd, no ptrace, no core.
@@ -213,7 +383,7 @@ int main(int argc, char **argv) {
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 
   int LogPipe[2] = {-1, -1};
-  if (LogFd >= 0 && pipe2(LogPipe, O_CLOEXEC) != 0) {
+  if (O.LogFd >= 0 && pipe2(LogPipe, O_CLOEXEC) != 0) {
     std::perror("maxcode-timer: pipe");
     return 125;
   }
@@ -236,147 +406,19 @@ int main(int argc, char **argv) {
     std::perror("maxcode-timer: fork");
     return 125;
   }
-  if (Main == 0) {
-    sigprocmask(SIG_SETMASK, &Old, nullptr);
-    setpgid(0, 0);
-    if (LogFd >= 0) {
-      dup2(LogPipe[1], int(LogFd)); // dup2 clears close-on-exec.
-      if (LogFd > 3)
-        close_range(3, unsigned(LogFd) - 1, 0);
-      close_range(unsigned(LogFd) + 1, ~0U, 0);
-    } else {
-      close_range(3, ~0U, 0);
-    }
-    if (Uid >= 0) {
-      gid_t G = Gid >= 0 ? gid_t(Gid) : gid_t(Uid);
-      if (setgroups(0, nullptr) != 0 || setgid(G) != 0 ||
-          setuid(uid_t(Uid)) != 0) {
-        std::fprintf(stderr, "maxcode-timer: cannot become user %ld: %s\n", Uid,
-                     std::strerror(errno));
-        _exit(127);
-      }
-    }
-    if (!joinFreshSessionKeyring()) {
-      std::fprintf(stderr,
-                   "maxcode-timer: cannot give the run a keyring of its own: "
-                   "%s\n",
-                   std::strerror(errno));
-      _exit(127);
-    }
-    // Last: the filter also refuses the keyring calls above.
-    if (Sealed != NoSeal &&
-        !maxcode_timer::installKernelSeal(Sealed == SealButSockets)) {
-      std::fprintf(stderr,
-                   "maxcode-timer: cannot close the kernel's channels between "
-                   "runs (seccomp): %s\n",
-                   std::strerror(errno));
-      _exit(127);
-    }
-    execvp(argv[I], argv + I);
-    std::fprintf(stderr, "maxcode-timer: cannot run %s: %s\n", argv[I],
-                 std::strerror(errno));
-    _exit(127);
-  }
+  if (Main == 0)
+    becomeProgram(O, LogPipe[1], Old, argv);
   setpgid(Main, Main); // Also here: no race with an early stop.
   if (LogPipe[1] >= 0)
     close(LogPipe[1]);
 
-  std::string Log;
-  bool LogOpen = LogPipe[0] >= 0, MainDone = false, Killed = false,
-       TimedOut = false;
-  long long Deadline = Timeout > 0 ? Start + (long long)(Timeout * 1e9) : 0;
-  int MainStatus = 0;
-  long long End = 0;
-  char Buf[65536];
-  for (;;) {
-    // Reap whatever has ended; stop once no process of the tree is left.
-    bool Empty = false;
-    for (;;) {
-      int Status;
-      pid_t W = waitpid(-1, &Status, WNOHANG | __WALL);
-      if (W == 0)
-        break;
-      if (W < 0) {
-        if (errno == EINTR)
-          continue;
-        Empty = true; // ECHILD
-        break;
-      }
-      if (W == Main) {
-        MainStatus = Status;
-        MainDone = true;
-      }
-    }
-    if (Empty) {
-      End = nowNs();
-      break;
-    }
-    struct pollfd Fds[2] = {{SigFd, POLLIN, 0}, {LogPipe[0], POLLIN, 0}};
-    int Wait = -1;
-    if (Deadline) {
-      long long Left = Deadline - nowNs();
-      if (Left <= 0) {
-        killTree(Main, MainStatus, Main, MainDone);
-        Killed = TimedOut = true;
-        End = nowNs();
-        break;
-      }
-      Wait = int(std::min<long long>(Left / 1000000 + 1, 1000));
-    }
-    int N = poll(Fds, LogOpen ? 2 : 1, Wait);
-    if (N < 0 && errno != EINTR)
-      break;
-    if (Fds[0].revents & POLLIN) {
-      struct signalfd_siginfo Info;
-      bool Stop = false;
-      while (read(SigFd, &Info, sizeof(Info)) == sizeof(Info))
-        if (Info.ssi_signo != SIGCHLD)
-          Stop = true;
-      if (Stop) {
-        killTree(Main, MainStatus, Main, MainDone);
-        Killed = true;
-        End = nowNs();
-        break;
-      }
-    }
-    if (LogOpen && (Fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-      ssize_t Got = read(LogPipe[0], Buf, sizeof(Buf));
-      if (Got <= 0 && !(Got < 0 && errno == EINTR))
-        LogOpen = false;
-      else if (Got > 0 && Log.size() < MaxLogBytes)
-        Log.append(Buf, std::min(size_t(Got), MaxLogBytes - Log.size()));
-    }
-  }
-  // What is still in the log pipe (its writers are gone).
-  while (LogOpen) {
-    ssize_t Got = read(LogPipe[0], Buf, sizeof(Buf));
-    if (Got < 0 && errno == EINTR)
-      continue;
-    if (Got <= 0)
-      break;
-    if (Log.size() < MaxLogBytes)
-      Log.append(Buf, std::min(size_t(Got), MaxLogBytes - Log.size()));
-  }
-
-  struct rusage Usage;
-  std::memset(&Usage, 0, sizeof(Usage));
-  getrusage(RUSAGE_CHILDREN, &Usage);
-  int Exit = MainDone && WIFEXITED(MainStatus) ? WEXITSTATUS(MainStatus) : -1;
-  int Signal = MainDone && WIFSIGNALED(MainStatus) ? WTERMSIG(MainStatus) : 0;
-  char Head[512];
-  int Len = std::snprintf(
-      Head, sizeof(Head),
-      "maxcode-timer-report 1\nwall_ns %lld\nuser_us %lld\nsystem_us %lld\n"
-      "maxrss_kb %ld\nexit %d\nsignal %d\nmain_pid %d\nkilled %d\n"
-      "timed_out %d\nlog_bytes %zu\n",
-      End - Start,
-      (long long)Usage.ru_utime.tv_sec * 1000000 + Usage.ru_utime.tv_usec,
-      (long long)Usage.ru_stime.tv_sec * 1000000 + Usage.ru_stime.tv_usec,
-      Usage.ru_maxrss, Exit, Signal, int(Main), Killed ? 1 : 0,
-      TimedOut ? 1 : 0, Log.size());
-  writeAll(int(ReportFd), Head, size_t(Len));
-  writeAll(int(ReportFd), Log.data(), Log.size());
-  close(int(ReportFd));
+  long long Deadline = O.Timeout > 0 ? Start + (long long)(O.Timeout * 1e9) : 0;
+  Outcome R = superviseTree(Main, SigFd, LogPipe[0], Deadline);
+  int Exit =
+      R.MainDone && WIFEXITED(R.MainStatus) ? WEXITSTATUS(R.MainStatus) : -1;
+  int Signal =
+      R.MainDone && WIFSIGNALED(R.MainStatus) ? WTERMSIG(R.MainStatus) : 0;
+  writeReport(int(O.ReportFd), R, Main, Start, Exit, Signal);
   // Pass the program's fate on, so a caller without the report classifies
   // it the same way.
   if (Signal) {
