@@ -75,6 +75,7 @@ const Promotion Promotions[] = {
     {CritiqueTag::CacheMissBound,
      1.5,
      {"map-to-unordered-map", "reserve-before-push-back", nullptr}},
+    {CritiqueTag::MispredictBound, 2.0, {"branch-to-select", nullptr}},
     {CritiqueTag::CallBound,
      1.5,
      {"hoist-loop-invariant", "const-ref-param", "unnecessary-copy-init",

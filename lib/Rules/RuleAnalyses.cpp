@@ -23,6 +23,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Inclusions/StandardLibrary.h"
 #include "clang/Tooling/Transformer/SourceCode.h"
+#include "llvm/ADT/FoldingSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -78,6 +79,13 @@ bool maxcode::hasAliases(const VarDecl *V, const Stmt *Scope) {
   } F(V);
   F.TraverseStmt(const_cast<Stmt *>(Scope));
   return F.Found;
+}
+
+bool maxcode::sameExpr(const Expr *A, const Expr *B, const ASTContext &AST) {
+  llvm::FoldingSetNodeID IA, IB;
+  A->IgnoreParenImpCasts()->Profile(IA, AST, /*Canonical=*/true);
+  B->IgnoreParenImpCasts()->Profile(IB, AST, /*Canonical=*/true);
+  return IA == IB;
 }
 
 bool maxcode::isSimpleSideEffectFree(const Expr *E, ASTContext &AST) {

@@ -35,6 +35,7 @@ namespace maxcode {
 std::unique_ptr<Rule> createFastIORule();
 std::unique_ptr<Rule> createEndlToNewlineRule();
 std::unique_ptr<Rule> createBlockIORule();
+std::unique_ptr<Rule> createBranchToSelectRule();
 std::unique_ptr<Rule> createPruneIncludesRule();
 std::unique_ptr<Rule> createRemoveUnusedGlobalsRule();
 std::unique_ptr<Rule> createStaticMainArraysRule();
@@ -181,6 +182,11 @@ std::vector<std::string> findHeadersNeededWithout(
 /// \p Scope. Uses clang's ExprMutationAnalyzer.
 bool isMutatedIn(const clang::VarDecl *Var, const clang::Stmt *Scope,
                  clang::ASTContext &AST);
+
+/// Whether \p A and \p B are the same expression, parentheses and implicit
+/// conversions aside (Clang's structural profile).
+bool sameExpr(const clang::Expr *A, const clang::Expr *B,
+              const clang::ASTContext &AST);
 
 /// True when \p E has no side effects and reads only local variables,
 /// parameters and constants (safe to evaluate once more or once less).

@@ -101,6 +101,12 @@ TEST(RulesProposerTest, BlamedRulesGoLastAndTagsPromote) {
   EXPECT_DOUBLE_EQ(critiqueFactor("endl-to-newline", Promote), 2.0);
   EXPECT_DOUBLE_EQ(critiqueFactor("pow-to-multiply", Promote), 1.0);
 
+  // The CPU evidence's mispredicted branches promote branch-to-select.
+  Critique Branchy;
+  Branchy.Tags = {CritiqueTag::MispredictBound};
+  EXPECT_DOUBLE_EQ(critiqueFactor("branch-to-select", {Branchy}), 2.0);
+  EXPECT_DOUBLE_EQ(critiqueFactor("fast-io", {Branchy}), 1.0);
+
   // A slower variant's rules are demoted, less than broken ones.
   Critique Slow;
   Slow.Tags = {CritiqueTag::Slower};

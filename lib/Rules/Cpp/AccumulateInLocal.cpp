@@ -30,7 +30,6 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
-#include "llvm/ADT/FoldingSet.h"
 
 using namespace maxcode;
 using namespace clang;
@@ -57,13 +56,6 @@ struct Location {
 bool isCharLike(QualType T) {
   T = T.getCanonicalType().getUnqualifiedType();
   return T->isCharType() || T->isStdByteType();
-}
-
-bool sameExpr(const Expr *A, const Expr *B, const ASTContext &AST) {
-  llvm::FoldingSetNodeID IA, IB;
-  A->IgnoreParenImpCasts()->Profile(IA, AST, /*Canonical=*/true);
-  B->IgnoreParenImpCasts()->Profile(IB, AST, /*Canonical=*/true);
-  return IA == IB;
 }
 
 /// The location \p E designates, or none when it is not a chain of fields,
