@@ -144,15 +144,7 @@ private:
       bool TraverseLambdaExpr(LambdaExpr *) { return true; }
       std::vector<const IfStmt *> Found;
     } F;
-    const Stmt *Body = nullptr;
-    if (const auto *For = dyn_cast<ForStmt>(Loop))
-      Body = For->getBody();
-    else if (const auto *While = dyn_cast<WhileStmt>(Loop))
-      Body = While->getBody();
-    else if (const auto *Do = dyn_cast<DoStmt>(Loop))
-      Body = Do->getBody();
-    else if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop))
-      Body = Range->getBody();
+    const Stmt *Body = loopBody(Loop);
     if (Body)
       F.TraverseStmt(const_cast<Stmt *>(Body));
     return F.Found;
