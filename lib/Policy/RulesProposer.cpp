@@ -74,7 +74,7 @@ const Promotion Promotions[] = {
       "implicit-conversion-in-loop"}},
     {CritiqueTag::CacheMissBound,
      1.5,
-     {"map-to-unordered-map", "reserve-before-push-back", nullptr}},
+     {"loop-interchange", "map-to-unordered-map", "reserve-before-push-back"}},
     {CritiqueTag::MispredictBound, 2.0, {"branch-to-select", nullptr}},
     {CritiqueTag::CallBound,
      1.5,

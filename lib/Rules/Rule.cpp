@@ -453,11 +453,11 @@ llvm::ArrayRef<std::unique_ptr<Rule>> maxcode::getAllRules() {
           // C++: algorithmic and copy-avoiding rewrites.
           createMemoizeRecursionRule, createMonotoneLoopExitRule,
           createHoistLoopInvariantRule, createAccumulateInLocalRule,
-          createBranchToSelectRule, createSubstrCompareRule,
-          createConstRefParamRule, createRangeForCopyRule,
-          createUnnecessaryCopyInitRule, createStringAppendRule,
-          createMapToUnorderedMapRule, createPowToMultiplyRule,
-          createReserveBeforePushBackRule,
+          createBranchToSelectRule, createLoopInterchangeRule,
+          createSubstrCompareRule, createConstRefParamRule,
+          createRangeForCopyRule, createUnnecessaryCopyInitRule,
+          createStringAppendRule, createMapToUnorderedMapRule,
+          createPowToMultiplyRule, createReserveBeforePushBackRule,
           // C++: clang-tidy's other performance checks.
           createFasterStringFindRule, createTypePromotionInMathFnRule,
           createInefficientAlgorithmRule, createImplicitConversionInLoopRule,

@@ -217,6 +217,12 @@ const Stmt *maxcode::loopBody(const Stmt *Loop) {
   return nullptr;
 }
 
+const Stmt *maxcode::onlyStatement(const Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    return CS->size() == 1 ? CS->body_front() : nullptr;
+  return S;
+}
+
 bool maxcode::hasLoopHint(ASTContext &AST, const Stmt *Loop) {
   const auto *A = dyn_cast_or_null<AttributedStmt>(parentStmt(AST, Loop));
   return A && llvm::any_of(A->getAttrs(), [](const Attr *At) {

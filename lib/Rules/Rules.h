@@ -36,6 +36,7 @@ std::unique_ptr<Rule> createFastIORule();
 std::unique_ptr<Rule> createEndlToNewlineRule();
 std::unique_ptr<Rule> createBlockIORule();
 std::unique_ptr<Rule> createBranchToSelectRule();
+std::unique_ptr<Rule> createLoopInterchangeRule();
 std::unique_ptr<Rule> createPruneIncludesRule();
 std::unique_ptr<Rule> createRemoveUnusedGlobalsRule();
 std::unique_ptr<Rule> createStaticMainArraysRule();
@@ -118,6 +119,9 @@ bool followsPragma(const RuleContext &Ctx, const clang::Stmt *S);
 std::vector<const clang::Stmt *> loopsIn(const clang::Stmt *S);
 /// The body of a loop statement.
 const clang::Stmt *loopBody(const clang::Stmt *Loop);
+/// The one statement of \p S: itself, or the only one of a block; null for
+/// a block of more or fewer.
+const clang::Stmt *onlyStatement(const clang::Stmt *S);
 /// True when \p Loop carries a loop pragma already (`#pragma unroll`,
 /// `#pragma GCC unroll`, which Clang keeps as a loop hint).
 bool hasLoopHint(clang::ASTContext &AST, const clang::Stmt *Loop);

@@ -36,13 +36,6 @@ using namespace clang;
 
 namespace {
 
-/// The one statement of \p S (itself, or the only one of a block).
-const Stmt *onlyStatement(const Stmt *S) {
-  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
-    return CS->size() == 1 ? CS->body_front() : nullptr;
-  return S;
-}
-
 /// Whether \p E may run when the original would not have: a literal, an
 /// enumerator, a non-volatile variable that is no reference, a field of
 /// one (`.`), or a conversion of those that cannot be undefined.
