@@ -321,6 +321,12 @@ CpuEvidence Evaluator::cpuEvidence(const Target &T) {
       Out.Lines = std::move(Lines.Lines);
       Out.TargetCycles = Lines.TargetCycles;
       Out.TotalCycles = Lines.TotalCycles;
+      if (Out.Lines.empty())
+        Out.Notes.push_back(
+            "cache and branch simulation: no line of " +
+            llvm::sys::path::filename(Baseline->SourcePath).str() +
+            " in the profile (a build without debug information, -g, names "
+            "none)");
     }
   }
   Out.Seconds =

@@ -140,6 +140,32 @@ llvm::Expected<uint64_t> evaldetail::instructionsFromLog(llvm::StringRef Log,
   return Total;
 }
 
+/// The callgrind profiles in \p Folder, each as \p Each sees it; a file that
+/// is not one is skipped.
+void evaldetail::forEachProfile(
+    llvm::StringRef Folder,
+    llvm::function_ref<void(const CallgrindProfile &)> Each) {
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Folder, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (!llvm::sys::path::filename(It->path()).starts_with("callgrind.out"))
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(It->path());
+    if (!Buf)
+      continue;
+    auto P = parseCallgrind((*Buf)->getBuffer());
+    if (!P) {
+      llvm::Error E = P.takeError();
+      MAXCODE_DEBUG(llvm::dbgs()
+                    << DEBUG_TYPE << ": profile '" << It->path()
+                    << "' skipped: " << llvm::toString(std::move(E)) << "\n");
+      llvm::consumeError(std::move(E));
+      continue;
+    }
+    Each(*P);
+  }
+}
+
 std::vector<std::string>
 evaldetail::callgrindArgv(llvm::StringRef OutFile,
                           std::vector<std::string> Argv, bool LineInfo,

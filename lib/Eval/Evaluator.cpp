@@ -59,6 +59,31 @@ double Evaluator::processSeconds() const {
 
 Evaluator::Harness::~Harness() = default;
 
+llvm::Error Evaluator::Harness::simulateRun(Built &B,
+                                            std::vector<std::string> Argv,
+                                            llvm::StringRef Stdin,
+                                            llvm::StringRef What,
+                                            CallgrindProfile &Into) {
+  RunRequest R;
+  R.Stdin = Stdin.str();
+  R.Argv =
+      evaldetail::callgrindArgv("@PROFILE@/callgrind.out.%p", std::move(Argv),
+                                /*LineInfo=*/true, simulationOptions());
+  R.LogFd = 3;
+  R.Profile = true;
+  R.Kind = JobKind::Check; // Simulated counts do not depend on the load.
+  // The simulation runs about twice as long as a count.
+  R.WallSeconds = std::max(120.0, 80 * E.Config.TimeoutSeconds);
+  auto Run = E.runOnce(B, R);
+  if (!Run)
+    return Run.takeError();
+  if (auto Why = evaldetail::classifyRun(Run->Proc, &Run->Report, What))
+    return llvm::createStringError(Why->second);
+  evaldetail::forEachProfile(Run->ProfileDir->path(),
+                             [&](const CallgrindProfile &P) { Into.merge(P); });
+  return llvm::Error::success();
+}
+
 /// What `<compiler> --version` prints: part of the cache key, so that a new
 /// compiler never answers from an old one's evaluations.
 static std::string compilerVersion(const clang::tooling::CompileCommand &C,

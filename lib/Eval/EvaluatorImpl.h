@@ -135,6 +135,13 @@ public:
   virtual llvm::Expected<CallgrindProfile> simulate(Built &B) = 0;
 
 protected:
+  /// One run of \p Argv (with \p Stdin, if any) on \p B under callgrind's
+  /// cache and branch simulation, its profiles merged into \p Into; \p What
+  /// names the run in an error.
+  llvm::Error simulateRun(Built &B, std::vector<std::string> Argv,
+                          llvm::StringRef Stdin, llvm::StringRef What,
+                          CallgrindProfile &Into);
+
   Evaluator &E;
 };
 
@@ -199,6 +206,10 @@ judgeTestRun(const ProcessResult &P, const SupervisorReport *Rep,
 std::vector<std::string>
 callgrindArgv(llvm::StringRef OutFile, std::vector<std::string> Argv,
               bool LineInfo, llvm::ArrayRef<std::string> Options = {});
+/// The callgrind profiles in \p Folder (a run's profile folder), each as
+/// \p Each sees it; a file that is not one is skipped.
+void forEachProfile(llvm::StringRef Folder,
+                    llvm::function_ref<void(const CallgrindProfile &)> Each);
 /// The compiler flags of a sanitizer build (GCC and Clang spell them
 /// alike), and the environment its runs get: a finding ends the run with
 /// its own exit code and a report on stderr; leaks are not findings (a

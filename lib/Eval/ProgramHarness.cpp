@@ -864,32 +864,6 @@ void Evaluator::ProgramHarness::checkTests(Built &B,
                              : Out.TestsPassed) += Passed;
 }
 
-/// The callgrind profiles in \p Folder, each as \p Each sees it; a file that
-/// is not one is skipped.
-static void
-forEachProfile(llvm::StringRef Folder,
-               llvm::function_ref<void(const CallgrindProfile &)> Each) {
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Folder, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    if (!llvm::sys::path::filename(It->path()).starts_with("callgrind.out"))
-      continue;
-    auto Buf = llvm::MemoryBuffer::getFile(It->path());
-    if (!Buf)
-      continue;
-    auto P = parseCallgrind((*Buf)->getBuffer());
-    if (!P) {
-      llvm::Error E = P.takeError();
-      MAXCODE_DEBUG(llvm::dbgs()
-                    << DEBUG_TYPE << ": profile '" << It->path()
-                    << "' skipped: " << llvm::toString(std::move(E)) << "\n");
-      llvm::consumeError(std::move(E));
-      continue;
-    }
-    Each(*P);
-  }
-}
-
 /// Hot lines of \p SourceName from the callgrind profiles in \p Folder.
 static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
                         std::map<unsigned, uint64_t> &Lines, uint64_t &Total) {
@@ -903,24 +877,10 @@ static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
 
 llvm::Expected<CallgrindProfile> Evaluator::ProgramHarness::simulate(Built &B) {
   CallgrindProfile All;
-  for (size_t Test : E.timed()) {
-    RunRequest R;
-    R.Stdin = E.Tests[Test].InputPath;
-    R.Argv = callgrindArgv("@PROFILE@/callgrind.out.%p", {"./prog"},
-                           /*LineInfo=*/true, simulationOptions());
-    R.LogFd = 3;
-    R.Profile = true;
-    R.Kind = JobKind::Check;
-    // The simulation runs about twice as long as a count.
-    R.WallSeconds = std::max(120.0, 80 * E.Config.TimeoutSeconds);
-    auto Run = E.runOnce(B, R);
-    if (!Run)
-      return Run.takeError();
-    if (auto Why = classifyRun(Run->Proc, &Run->Report, "the program"))
-      return llvm::createStringError(Why->second);
-    forEachProfile(Run->ProfileDir->path(),
-                   [&](const CallgrindProfile &P) { All.merge(P); });
-  }
+  for (size_t Test : E.timed())
+    if (llvm::Error Err = simulateRun(B, {"./prog"}, E.Tests[Test].InputPath,
+                                      "the program", All))
+      return Err;
   return All;
 }
 

@@ -80,13 +80,7 @@ public:
         "does not change; build and test it with -fsanitize=address,"
         "undefined yourself");
   }
-  llvm::Expected<CallgrindProfile> simulate(Built &) override {
-    // The bench's processes are the project's, built without line
-    // information we can rely on; --profile-cmd is where its lines are read.
-    return llvm::createStringError(
-        "not gathered in project mode: the bench runs the project's own "
-        "build, whose lines are read by --profile-cmd");
-  }
+  llvm::Expected<CallgrindProfile> simulate(Built &B) override;
 
 private:
   /// A fresh copy of the project with \p B's file, built from scratch
@@ -385,6 +379,17 @@ void Evaluator::ProjectHarness::checkProject(Built &B, llvm::StringRef Cmd,
     Tail = "..." + Tail.substr(Tail.size() - 400);
   Out.FirstFailure = TestFailure{
       IsHeldOut ? "held-out test command" : "test command", 0, "", "", Tail};
+}
+
+llvm::Expected<CallgrindProfile> Evaluator::ProjectHarness::simulate(Built &B) {
+  // The bench (the one the search times), every process it starts; its
+  // lines are the project's build's own debug information, so a build
+  // without -g simulates but names no line.
+  CallgrindProfile All;
+  if (llvm::Error Err = simulateRun(B, {"/bin/sh", "-c", E.Config.BenchCmd}, "",
+                                    "the bench", All))
+    return Err;
+  return All;
 }
 
 llvm::Expected<double> Evaluator::ProjectHarness::measureBench(Built &B,

@@ -198,9 +198,10 @@ public:
   EvalResult verify(const Variant &V, const Target &T, unsigned Repetitions);
 
   /// Why \p T's lines are slow in the baseline (CpuEvidence.h): the build
-  /// compiler's optimisation remarks on them, and in program mode a run of
-  /// every timed input under callgrind's cache and branch simulation. What
-  /// cannot be had is a note in it, never an error.
+  /// compiler's optimisation remarks on them, and a run of every timed
+  /// input (program mode) or of the bench (project mode) under callgrind's
+  /// cache and branch simulation. What cannot be had is a note in it, never
+  /// an error.
   CpuEvidence cpuEvidence(const Target &T);
 
   const EvalConfig &config() const { return Config; }
