@@ -411,6 +411,23 @@ def markdown(result):
                      "-" if a["overhead_median"] is None
                      else "%+.0f%%" % (100 * a["overhead_median"]),
                      "%d/%d" % (a["at_least_human"], a["human_pairs"])))
+    if result.get("suite_aggregates"):
+        L.append("")
+        L.append("By suite (verified speedup in instructions; wall time "
+                 "where the cross-check credits it):")
+        L.append("")
+        L.append("| configuration | suite | problems | geomean | median | "
+                 ">= 1.1x | fast_2 | wrong winners | errors | >= human |")
+        L.append("| --- " * 10 + "|")
+        for name, by in result["suite_aggregates"].items():
+            for suite, a in by.items():
+                L.append("| %s | %s | %d | %.3fx | %.3fx | %.0f%% | %.0f%% | "
+                         "%d | %d | %d/%d |" % (
+                             name, suite, a["problems"], a["geomean"],
+                             a["median"], 100 * a["improved_1_1"],
+                             100 * a["fast_2"], a["wrong_output_winners"],
+                             a["errors"], a["at_least_human"],
+                             a["human_pairs"]))
     L.append("")
     L.append("Per problem (verified speedup in instructions / in wall time; "
              "`*` marks a winner that fails the independent re-check):")
@@ -511,6 +528,16 @@ def write_outputs(args, result, rows, curves, configs, pending):
                                             if r["config"] == c],
                                            result["problems"])
                               for c in done})
+    # Each suite's own figures where a run holds several (shared problems
+    # beside held-out ones must not be averaged into one number).
+    suites = sorted({info["suite"] for info in result["problems"].values()})
+    if len(suites) > 1:
+        result["suite_aggregates"] = {
+            c: {s: aggregate([r for r in rows if r["config"] == c and
+                              result["problems"][r["problem"]]["suite"] == s],
+                             result["problems"])
+                for s in suites}
+            for c in done}
     if pending:
         result["pending_configs"] = pending
     with open(os.path.join(args.out, "bench.json"), "w") as f:
