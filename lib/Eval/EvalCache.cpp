@@ -70,6 +70,8 @@ Value maxcode::toJSON(const EvalResult &R) {
     O["shown_inputs_only"] = true;
   if (R.HintsOnly)
     O["hints_only"] = true;
+  if (R.CodeRatio)
+    O["code_ratio"] = R.CodeRatio;
   if (llvm::StringRef V = R.verdict(); !V.empty())
     O["verdict"] = V;
   if (R.CrossRatio)
@@ -150,6 +152,7 @@ bool maxcode::fromJSON(const Value &V, EvalResult &R, llvm::json::Path P) {
   R.FeedbackRatio = Num("feedback_ratio");
   R.ShownInputsOnly = O->getBoolean("shown_inputs_only").value_or(false);
   R.HintsOnly = O->getBoolean("hints_only").value_or(false);
+  R.CodeRatio = Num("code_ratio");
   llvm::StringRef Verdict = O->getString("verdict").value_or("");
   R.Unconfirmed = Verdict == "unconfirmed";
   R.Unverified = Verdict == "unverified";

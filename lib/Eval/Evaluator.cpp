@@ -365,7 +365,9 @@ EvalResult Evaluator::retime(const Variant &V, const Target &T,
 
 EvalResult Evaluator::verify(const Variant &V, const Target &T,
                              unsigned Repetitions) {
-  return verification(V, T, Repetitions, "verify", /*CrossCheck=*/true);
+  EvalResult R = verification(V, T, Repetitions, "verify", /*CrossCheck=*/true);
+  creditHintsApart(V, T, Repetitions, R);
+  return R;
 }
 
 EvalResult Evaluator::verification(const Variant &V, const Target &T,

@@ -44,6 +44,11 @@ void maxcode::printEvaluationText(const EvalResult &R, const Target &T,
       OS << llvm::formatv(" (compiler hints only: measured {0:f3}x, credited "
                           "what wall time confirms)",
                           R.RawRatio);
+    else if (R.CodeRatio && R.Ratio < R.RawRatio)
+      OS << llvm::formatv(" (compiler hints beside code: measured {0:f3}x, "
+                          "the code alone {1:f3}x; the hints credited what "
+                          "wall time confirms)",
+                          R.RawRatio, R.CodeRatio);
     else if (R.Unconfirmed && R.Ratio >= R.RawRatio)
       OS << llvm::formatv(" (unconfirmed: {0} cannot judge it; credited its "
                           "own figure)",

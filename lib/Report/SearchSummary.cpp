@@ -34,6 +34,8 @@ static llvm::json::Object verificationJSON(const SearchSummary &S) {
                          {"unverified", V->Unverified}};
   if (!V->verdict().empty())
     Ver["verdict"] = V->verdict();
+  if (V->CodeRatio)
+    Ver["code_ratio"] = V->CodeRatio;
   if (V->DerivedTotal) {
     Ver["derived_passed"] = V->DerivedPassed;
     Ver["derived_total"] = V->DerivedTotal;

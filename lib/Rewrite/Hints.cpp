@@ -8,6 +8,8 @@
 #include "maxcode/Rewrite/Hints.h"
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <string>
 #include <vector>
@@ -62,12 +64,21 @@ public:
       AtEnd = L.LexFromRawLexer(Tok);
       if (Tok.is(tok::eof))
         break;
-      Toks.push_back({spelling(Tok), Tok.isAtStartOfLine(), Tok.getKind()});
+      Toks.push_back({spelling(Tok), Tok.isAtStartOfLine(), Tok.getKind(),
+                      Tok.getLocation().getRawEncoding(), Tok.getLength()});
     }
     drop();
   }
 
+  /// A hint left out: where it is in the text (a pragma's line with its
+  /// line break) and its tokens, as a key that ignores layout.
+  struct Hint {
+    unsigned Begin, End;
+    std::string Key;
+  };
+
   std::vector<std::string> Kept;
+  std::vector<Hint> Hints;
   bool Dropped = false;
 
 private:
@@ -75,7 +86,23 @@ private:
     std::string Text;
     bool StartOfLine;
     tok::TokenKind Kind;
+    unsigned Offset; ///< Into Copy (the raw lexer's locations are offsets).
+    unsigned Length;
   };
+
+  void record(size_t First, size_t Next, bool Directive) {
+    Hint H;
+    H.Begin = Toks[First].Offset;
+    H.End = Toks[Next - 1].Offset + Toks[Next - 1].Length;
+    if (Directive) {
+      // The line break that ends the directive goes with it.
+      size_t Eol = llvm::StringRef(Copy).find('\n', H.End);
+      H.End = Eol == llvm::StringRef::npos ? Copy.size() : Eol + 1;
+    }
+    for (size_t I = First; I < Next; ++I)
+      H.Key += Toks[I].Text + " ";
+    Hints.push_back(std::move(H));
+  }
 
   std::string spelling(const Token &Tok) const {
     return std::string(Copy.data() + Tok.getLocation().getRawEncoding(),
@@ -160,6 +187,7 @@ private:
         continue;
       }
       Dropped = true;
+      record(I, Next, T.Kind == tok::hash);
       I = Next;
     }
   }
@@ -177,4 +205,36 @@ bool maxcode::changesOnlyCompilerHints(llvm::StringRef Original,
   HintlessTokens O(Original), E(Edited);
   // Something was hinted, and nothing else differs.
   return (O.Dropped || E.Dropped) && O.Kept == E.Kept;
+}
+
+std::optional<std::string> maxcode::withoutAddedHints(llvm::StringRef Original,
+                                                      llvm::StringRef Edited) {
+  HintlessTokens O(Original), E(Edited);
+  llvm::StringMap<unsigned> Had;
+  for (const HintlessTokens::Hint &H : O.Hints)
+    ++Had[H.Key];
+  clang::tooling::Replacements Out;
+  for (const HintlessTokens::Hint &H : E.Hints) {
+    unsigned &Left = Had[H.Key];
+    if (Left > 0) {
+      --Left; // The original's own hint stays.
+      continue;
+    }
+    if (llvm::Error Err = Out.add(
+            clang::tooling::Replacement("", H.Begin, H.End - H.Begin, ""))) {
+      // Hints are lexed apart and never overlap; were they to, no text
+      // could be trusted as the code alone.
+      llvm::consumeError(std::move(Err));
+      return std::nullopt;
+    }
+  }
+  if (Out.empty())
+    return std::nullopt;
+  llvm::Expected<std::string> Code =
+      clang::tooling::applyAllReplacements(Edited, Out);
+  if (!Code) {
+    llvm::consumeError(Code.takeError());
+    return std::nullopt;
+  }
+  return *Code;
 }

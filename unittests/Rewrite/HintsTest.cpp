@@ -76,4 +76,47 @@ TEST(HintsTest, LayoutAloneIsNoHint) {
   EXPECT_FALSE(changesOnlyCompilerHints(Loop, Reformatted));
 }
 
+TEST(HintsTest, TheCodeAloneKeepsTheCodeAndDropsTheAddedHints) {
+  std::string Both = withBeforeLoop("  #pragma GCC unroll 8");
+  Both.replace(Both.find("S += A[I]"), 9, "S += A[I] * 2");
+  Both.insert(0, "#pragma GCC optimize(\"O3\")\n__attribute__((hot)) ");
+  std::optional<std::string> Code = withoutAddedHints(Loop, Both);
+  ASSERT_TRUE(Code);
+  std::string Expected = Loop;
+  Expected.replace(Expected.find("S += A[I]"), 9, "S += A[I] * 2");
+  // Each hint is gone with its own text; what is left reads as the code.
+  EXPECT_EQ(std::string::npos, Code->find("pragma"));
+  EXPECT_EQ(std::string::npos, Code->find("hot"));
+  EXPECT_NE(std::string::npos, Code->find("S += A[I] * 2;"));
+  EXPECT_FALSE(changesOnlyCompilerHints(Expected, *Code));
+  EXPECT_FALSE(withoutAddedHints(Expected, *Code));
+  EXPECT_FALSE(withoutAddedHints(Loop, Expected)) << "no hint added";
+}
+
+TEST(HintsTest, TheOriginalsHintsStayInTheCodeAlone) {
+  std::string Original = withBeforeLoop("#pragma omp simd");
+  std::string Edited = Original;
+  Edited.replace(Edited.find("S += A[I]"), 9, "S += A[I] * 2");
+  Edited.insert(Edited.find("#pragma omp"), "[[gnu::flatten]]\n");
+  std::optional<std::string> Code = withoutAddedHints(Original, Edited);
+  ASSERT_TRUE(Code);
+  EXPECT_NE(std::string::npos, Code->find("#pragma omp simd\n"));
+  EXPECT_EQ(std::string::npos, Code->find("flatten"));
+  // A hint the variant changes is one it adds: the code alone has neither.
+  std::string Changed = withBeforeLoop("#pragma GCC unroll 4");
+  std::string To = withBeforeLoop("#pragma GCC unroll 8");
+  To.replace(To.find("S += A[I]"), 9, "S -= A[I]");
+  Code = withoutAddedHints(Changed, To);
+  ASSERT_TRUE(Code);
+  EXPECT_EQ(std::string::npos, Code->find("unroll"));
+  // Spelled over two lines, a directive goes whole.
+  std::string Spliced = withBeforeLoop("#pragma GCC unroll \\\n 8");
+  Spliced.replace(Spliced.find("S += A[I]"), 9, "S -= A[I]");
+  Code = withoutAddedHints(Loop, Spliced);
+  ASSERT_TRUE(Code);
+  EXPECT_EQ(std::string::npos, Code->find("unroll"));
+  EXPECT_EQ(std::string::npos, Code->find(" 8\n"));
+  EXPECT_NE(std::string::npos, Code->find("  for (int I"));
+}
+
 } // namespace

@@ -132,6 +132,11 @@ struct EvalResult {
   /// only what wall time confirms, never its count alone (docs/Evaluation.md,
   /// "Compiler hints"); RawRatio keeps the count's figure, CrossRatio time's.
   bool HintsOnly = false;
+  /// A variant by instructions that adds compiler hints beside a change of
+  /// code: the verified ratio of its code alone, the hints taken out
+  /// (withoutAddedHints). What the hints add beyond it is credited only
+  /// where wall time confirms it; 0 when not measured.
+  double CodeRatio = 0;
   /// Where the ratio was measured (DESIGN section 4, rule 10): "held-out"
   /// for a verification with held-out inputs, "feedback" for the inputs the
   /// search saw; none for a search's own evaluations.

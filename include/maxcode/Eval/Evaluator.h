@@ -260,6 +260,11 @@ private:
   /// A variant of compiler hints only, by instructions: credited what the
   /// cross-check's wall time confirms (HintsOnly), 1.0 where it does not.
   void creditHintsByTime(const Variant &V, EvalResult &Out);
+  /// A variant by instructions that adds hints beside code: its code alone
+  /// is verified too, and the hints' share beyond it credited only where
+  /// the cross-check's wall time confirms it (CodeRatio).
+  void creditHintsApart(const Variant &V, const Target &T, unsigned Repetitions,
+                        EvalResult &Out);
   /// verify and retime: every test, the ratio on held-out inputs, and with
   /// \p CrossCheck the other measure's word.
   EvalResult verification(const Variant &V, const Target &T,

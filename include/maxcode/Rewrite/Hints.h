@@ -20,6 +20,8 @@
 #define MAXCODE_REWRITE_HINTS_H
 
 #include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
 
 namespace maxcode {
 
@@ -28,6 +30,15 @@ namespace maxcode {
 /// by Clang's raw lexer, so that no spelling of a directive (a line splice,
 /// `%:pragma`) hides a change of code inside a "pragma".
 bool changesOnlyCompilerHints(llvm::StringRef Original, llvm::StringRef Edited);
+
+/// \p Edited with the compiler hints it adds to \p Original taken out, so
+/// that the code's share of a variant that changes both can be measured
+/// apart from the hints' (docs/Evaluation.md, "Compiler hints"); none when
+/// \p Edited adds no hint. A hint is added when \p Original has fewer of
+/// the same spelling: one it changes (`unroll 4` to `unroll 8`) is added
+/// too, and the code alone has neither.
+std::optional<std::string> withoutAddedHints(llvm::StringRef Original,
+                                             llvm::StringRef Edited);
 
 } // namespace maxcode
 
