@@ -14,13 +14,33 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include <limits>
+#include <optional>
 
 using namespace maxcode;
+
+/// Whether \p A and \p B, of one name, are one function: the same object
+/// and source file, where both are known.
+static bool sameFunction(const CallgrindProfile::Function &A,
+                         const CallgrindProfile::Function &B) {
+  auto Same = [](llvm::StringRef X, llvm::StringRef Y) {
+    return X.empty() || Y.empty() || X == "???" || Y == "???" || X == Y;
+  };
+  return Same(A.Object, B.Object) && Same(A.File, B.File);
+}
 
 void CallgrindProfile::merge(const CallgrindProfile &Other) {
   Total += Other.Total;
   for (const auto &KV : Other.Functions) {
-    Function &F = Functions[KV.getKey()];
+    // Two programs' functions of one name (each executable's `main` when a
+    // bench runs two) stay apart, under callgrind's own suffix for another
+    // instance of a name, which callgrindBaseName takes off again:
+    // attributeProfile tells them apart by their source files.
+    std::string Key = KV.getKey().str();
+    for (unsigned N = 1;
+         Functions.count(Key) && !sameFunction(Functions[Key], KV.getValue());
+         ++N)
+      Key = (KV.getKey() + "'" + llvm::Twine(1000 + N)).str();
+    Function &F = Functions[Key];
     F.Self += KV.getValue().Self;
     if (F.File.empty())
       F.File = KV.getValue().File;
@@ -306,10 +326,34 @@ static bool isLibrarySource(llvm::StringRef File) {
 
 void maxcode::attributeProfile(const CallgrindProfile &Profile,
                                std::vector<Target> &Targets) {
-  llvm::StringMap<size_t> Owner;
+  // Targets by name: several where a project builds several programs
+  // (each its own `main`), told apart by their files.
+  llvm::StringMap<llvm::SmallVector<size_t, 1>> Owner;
   for (size_t I = 0; I < Targets.size(); ++I)
     for (const std::string &N : Targets[I].MangledNames)
-      Owner[N] = I;
+      Owner[N].push_back(I);
+  auto OwnerOf =
+      [&](llvm::StringRef Name,
+          const CallgrindProfile::Function &F) -> std::optional<size_t> {
+    auto It = Owner.find(callgrindBaseName(Name));
+    if (It == Owner.end())
+      return std::nullopt;
+    if (It->second.size() == 1)
+      return It->second.front();
+    // Callgrind names the file as the compiler was given it: absolute, or
+    // relative to where it ran.
+    std::optional<size_t> Found;
+    for (size_t I : It->second) {
+      llvm::StringRef File = Targets[I].File;
+      if (F.File.empty() || F.File == "???" ||
+          !(File == F.File || File.ends_with("/" + F.File)))
+        continue;
+      if (Found)
+        return std::nullopt; // Nothing tells them apart.
+      Found = I;
+    }
+    return Found;
+  };
   // A call is the caller's own cost when it goes into library code: another
   // object, or a function with no source of the program's.
   auto IntoLibrary = [&](const CallgrindProfile::Function &Caller,
@@ -332,10 +376,10 @@ void maxcode::attributeProfile(const CallgrindProfile &Profile,
   };
   std::vector<uint64_t> Own(Targets.size(), 0), All(Targets.size(), 0);
   for (const auto &KV : Profile.Functions) {
-    auto It = Owner.find(callgrindBaseName(KV.getKey()));
-    if (It == Owner.end())
-      continue;
     const CallgrindProfile::Function &F = KV.getValue();
+    std::optional<size_t> Target = OwnerOf(KV.getKey(), F);
+    if (!Target)
+      continue;
     uint64_t C = F.Self, Incl = F.Self;
     for (const CallgrindProfile::Call &Call : F.Calls) {
       // A recursive call's cost is already the function's own.
@@ -345,8 +389,8 @@ void maxcode::attributeProfile(const CallgrindProfile &Profile,
       if (IntoLibrary(F, Call.Callee))
         C += Call.Inclusive;
     }
-    Own[It->second] += C;
-    All[It->second] += Incl;
+    Own[*Target] += C;
+    All[*Target] += Incl;
   }
   auto Share = [&](uint64_t C) {
     return Profile.Total ? std::min(1.0, double(C) / Profile.Total) : 0.0;

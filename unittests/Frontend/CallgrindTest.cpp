@@ -98,6 +98,37 @@ TEST(CallgrindTest, CostGoesToTheTargetThatSpendsIt) {
   EXPECT_EQ(Targets.front().Name, "work");
 }
 
+TEST(CallgrindTest, TwoProgramsMainsStayApart) {
+  // A bench that runs two of a project's programs: each has its own main.
+  auto Program = [](llvm::StringRef Object, llvm::StringRef File,
+                    unsigned Cost) {
+    std::string Text =
+        ("events: Ir\nsummary: " + llvm::Twine(Cost) + "\nob=" + Object +
+         "\nfl=" + File + "\nfn=main\n1 " + llvm::Twine(Cost) + "\n")
+            .str();
+    return parseCallgrind(Text);
+  };
+  auto A = Program("/b/encode", "src/encode.cpp", 900);
+  auto B = Program("/b/decode", "/p/src/decode.cpp", 100);
+  auto Again = Program("/b/encode", "src/encode.cpp", 900);
+  ASSERT_TRUE(A && B && Again);
+  A->merge(*B);
+  A->merge(*Again);
+  EXPECT_EQ(A->Total, 1900u);
+  std::vector<Target> Targets(2);
+  for (Target &T : Targets) {
+    T.Name = "main";
+    T.MangledNames = {"main"};
+  }
+  Targets[0].File = "/p/src/decode.cpp";
+  Targets[1].File = "/p/src/encode.cpp";
+  attributeProfile(*A, Targets);
+  // The same program run twice is one function; the other program's main
+  // is not its cost.
+  EXPECT_DOUBLE_EQ(*Targets[0].Share, 100.0 / 1900);
+  EXPECT_DOUBLE_EQ(*Targets[1].Share, 1800.0 / 1900);
+}
+
 TEST(CallgrindTest, KernelsRankByGpuTime) {
   std::vector<Target> Targets(4);
   Targets[0].Name = "main";
