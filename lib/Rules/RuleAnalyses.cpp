@@ -275,11 +275,20 @@ namespace {
 /// The walk behind isPureFunction: \p Visiting holds the functions on the
 /// call path (recursion is not followed, and counts as impure).
 bool isPureBody(const FunctionDecl *FD, ASTContext &AST,
-                llvm::SmallPtrSetImpl<const FunctionDecl *> &Visiting) {
+                llvm::SmallPtrSetImpl<const FunctionDecl *> &Visiting,
+                const ParmVarDecl *Fills = nullptr) {
   const FunctionDecl *Def = FD->getDefinition();
   if (!Def || !Def->getBody() || Visiting.size() > 4 ||
       !Visiting.insert(Def).second)
     return false;
+  // The definition's own parameter: a declaration's are other objects.
+  if (Fills) {
+    unsigned Index = Fills->getFunctionScopeIndex();
+    if (Index >= Def->getNumParams() ||
+        !Def->getParamDecl(Index)->getType()->isPointerType())
+      return false;
+    Fills = Def->getParamDecl(Index);
+  }
   if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual())
     return false;
   bool IsConstructor = isa<CXXConstructorDecl>(Def);
@@ -288,10 +297,20 @@ bool isPureBody(const FunctionDecl *FD, ASTContext &AST,
     ASTContext &AST;
     llvm::SmallPtrSetImpl<const FunctionDecl *> &Visiting;
     bool IsConstructor;
+    const ParmVarDecl *Fills;
+    /// The names of Fills that are an element's base.
+    llvm::SmallPtrSet<const Expr *, 8> ElementBases;
     bool Pure = true;
     Finder(const FunctionDecl *Def, ASTContext &AST,
-           llvm::SmallPtrSetImpl<const FunctionDecl *> &Visiting, bool IsCtor)
-        : Def(Def), AST(AST), Visiting(Visiting), IsConstructor(IsCtor) {}
+           llvm::SmallPtrSetImpl<const FunctionDecl *> &Visiting, bool IsCtor,
+           const ParmVarDecl *Fills)
+        : Def(Def), AST(AST), Visiting(Visiting), IsConstructor(IsCtor),
+          Fills(Fills) {}
+    /// \p Base names Fills: its element is the filled array's.
+    bool isFilled(const Expr *Base) {
+      const auto *D = dyn_cast<DeclRefExpr>(Base->IgnoreParenImpCasts());
+      return Fills && D && D->getDecl() == Fills;
+    }
     /// A store's target: a local of the function (a by-value parameter
     /// included), or a field of the object a constructor builds.
     bool isOwnStorage(const Expr *E) {
@@ -304,9 +323,14 @@ bool isPureBody(const FunctionDecl *FD, ASTContext &AST,
             return false;
           E = ME->getBase();
         } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+          if (isFilled(AS->getBase()))
+            return true;
           if (!AS->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
             return false;
           E = AS->getBase();
+        } else if (const auto *U = dyn_cast<UnaryOperator>(E);
+                   U && U->getOpcode() == UO_Deref) {
+          return isFilled(U->getSubExpr());
         } else if (const auto *D = dyn_cast<DeclRefExpr>(E)) {
           const auto *V = dyn_cast<VarDecl>(D->getDecl());
           return V && V->getDeclContext() == Def && !V->isStaticLocal() &&
@@ -317,6 +341,17 @@ bool isPureBody(const FunctionDecl *FD, ASTContext &AST,
       }
     }
     bool VisitStmt(Stmt *S) {
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S);
+          AS && isFilled(AS->getBase()))
+        ElementBases.insert(AS->getBase()->IgnoreParenImpCasts());
+      if (const auto *U = dyn_cast<UnaryOperator>(S);
+          U && U->getOpcode() == UO_Deref && isFilled(U->getSubExpr()))
+        ElementBases.insert(U->getSubExpr()->IgnoreParenImpCasts());
+      // Named otherwise (copied, moved, handed to a call), the array could
+      // be written where this walk does not look.
+      if (const auto *D = dyn_cast<DeclRefExpr>(S);
+          D && Fills && D->getDecl() == Fills && !ElementBases.contains(D))
+        Pure = false;
       if (isa<CXXThrowExpr>(S) || isa<CXXNewExpr>(S) || isa<CXXDeleteExpr>(S) ||
           isa<AsmStmt>(S) || isa<LambdaExpr>(S) || isa<CoreturnStmt>(S) ||
           isa<GotoStmt>(S))
@@ -356,7 +391,7 @@ bool isPureBody(const FunctionDecl *FD, ASTContext &AST,
             !RD->hasDefinition() || RD->hasTrivialDestructor() || isInStd(RD);
       return Pure;
     }
-  } F(Def, AST, Visiting, IsConstructor);
+  } F(Def, AST, Visiting, IsConstructor, Fills);
   F.TraverseStmt(Def->getBody());
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
     for (const CXXCtorInitializer *I : Ctor->inits())
@@ -367,9 +402,10 @@ bool isPureBody(const FunctionDecl *FD, ASTContext &AST,
 }
 } // namespace
 
-bool maxcode::isPureFunction(const FunctionDecl *FD, ASTContext &AST) {
+bool maxcode::isPureFunction(const FunctionDecl *FD, ASTContext &AST,
+                             const ParmVarDecl *Fills) {
   llvm::SmallPtrSet<const FunctionDecl *, 8> Visiting;
-  return FD && isPureBody(FD, AST, Visiting);
+  return FD && isPureBody(FD, AST, Visiting, Fills);
 }
 
 void maxcode::forEachStore(const Stmt *S,

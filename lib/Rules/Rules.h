@@ -214,8 +214,12 @@ bool callWritesNothing(const clang::CallExpr *C, clang::ASTContext &AST);
 /// a few levels deep, no recursion) stores only to its own locals (a
 /// constructor: to its object too), reads no mutable global, does not throw,
 /// allocate or divide integers by a variable (it may then run where the
-/// original did not: a hoisted call), and is not virtual.
-bool isPureFunction(const clang::FunctionDecl *FD, clang::ASTContext &AST);
+/// original did not: a hoisted call), and is not virtual. With \p Fills, a
+/// pointer parameter of \p FD, it may also store to the elements \p Fills
+/// points to (`Fills[i] = `, `*Fills = `): a function that fills an array it
+/// is handed; \p Fills is named nowhere but as the base of an element.
+bool isPureFunction(const clang::FunctionDecl *FD, clang::ASTContext &AST,
+                    const clang::ParmVarDecl *Fills = nullptr);
 
 /// True when \p V's address or a non-const reference to it is taken
 /// anywhere in \p Scope (an alias could change it behind the analysis).

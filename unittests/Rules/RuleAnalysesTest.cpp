@@ -51,6 +51,12 @@ struct Mat {
   int recursive(int n) const { return n ? recursive(n - 1) : 0; }
   double writesThrough(double *p) const { *p = 1; return 0; }
 };
+void fill(int n, double *out) { for (int i = 0; i < n; ++i) out[i] = std::exp(i * 0.5); }
+void fillFirst(double *out, int) { *out = 1; }
+void advances(int n, double *out) { for (int i = 0; i < n; ++i) *out++ = i; }
+void handsOn(int n, double *out) { fill(n, out); }
+void fillsTwo(double *out, double *other) { out[0] = other[0] = 1; }
+void fillsAndCounts(int n, double *out) { ++g; out[0] = n; }
 void uses(std::vector<int> &v, double x) {
   double a = std::sqrt(x);
   int n = v.size();
@@ -110,6 +116,26 @@ TEST_F(RuleAnalysesTest, ImpureFunctions) {
   // No body in this file.
   EXPECT_FALSE(
       isPureFunction(M[0].getNodeAs<FunctionDecl>("f"), AST->getASTContext()));
+}
+
+TEST_F(RuleAnalysesTest, FunctionsThatFillAnArray) {
+  // Pure but for the elements of the one pointer parameter named.
+  auto Fills = [&](llvm::StringRef Name, unsigned Param) {
+    auto M = match(
+        functionDecl(hasName(("::" + Name).str()), isDefinition()).bind("f"),
+        AST->getASTContext());
+    const auto *FD = M.empty() ? nullptr : M[0].getNodeAs<FunctionDecl>("f");
+    return FD &&
+           isPureFunction(FD, AST->getASTContext(), FD->getParamDecl(Param));
+  };
+  EXPECT_TRUE(Fills("fill", 1));
+  EXPECT_TRUE(Fills("fillFirst", 0));
+  EXPECT_FALSE(pure("fill")) << "without the parameter, a store is a store";
+  EXPECT_FALSE(Fills("fill", 0));           // Not a pointer.
+  EXPECT_FALSE(Fills("advances", 1));       // The pointer itself changes.
+  EXPECT_FALSE(Fills("handsOn", 1));        // Handed to another function.
+  EXPECT_FALSE(Fills("fillsTwo", 0));       // Stores through another one.
+  EXPECT_FALSE(Fills("fillsAndCounts", 1)); // Writes a global as well.
 }
 
 TEST_F(RuleAnalysesTest, CallsThatWriteNothing) {

@@ -24,6 +24,9 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace maxcode;
@@ -427,16 +430,192 @@ bool nameIsTaken(const VarDecl *V, const FunctionDecl *FD) {
   return F.Found;
 }
 
+/// What moves before a loop: a declaration, or a local array's
+/// declaration with the call that fills it.
+struct Hoist {
+  llvm::SmallVector<const Stmt *, 2> Stmts;
+  const VarDecl *V;
+  const Stmt *Target;
+  /// A fill whose array moves under a fresh name: its own would meet
+  /// another use of that name (a separable blur's two passes both call
+  /// theirs `w`), or hide one in the loop.
+  bool Rename = false;
+};
+
+/// Whether \p FD names \p V's name for anything but \p V, and but the
+/// variables in \p Ignore, outside \p Inside.
+bool nameUsedOutside(const VarDecl *V, const FunctionDecl *FD,
+                     const Stmt *Inside,
+                     const llvm::SmallPtrSetImpl<const VarDecl *> &Ignore,
+                     ASTContext &AST) {
+  const SourceManager &SM = AST.getSourceManager();
+  auto In = [&](SourceLocation L) {
+    return Inside && !SM.isBeforeInTranslationUnit(L, Inside->getBeginLoc()) &&
+           !SM.isBeforeInTranslationUnit(Inside->getEndLoc(), L);
+  };
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    llvm::function_ref<bool(SourceLocation)> In;
+    const llvm::SmallPtrSetImpl<const VarDecl *> &Ignore;
+    bool Found = false;
+    Finder(const VarDecl *V, llvm::function_ref<bool(SourceLocation)> In,
+           const llvm::SmallPtrSetImpl<const VarDecl *> &Ignore)
+        : V(V), In(In), Ignore(Ignore) {}
+    bool other(const NamedDecl *D) {
+      return D != V && D->getDeclName() == V->getDeclName() &&
+             !(isa<VarDecl>(D) && Ignore.contains(cast<VarDecl>(D))) &&
+             !In(D->getLocation());
+    }
+    bool VisitNamedDecl(NamedDecl *D) {
+      Found |= other(D);
+      return !Found;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      Found |= other(D->getDecl());
+      return !Found;
+    }
+    bool VisitMemberExpr(MemberExpr *M) {
+      Found |= M->getMemberDecl()->getDeclName() == V->getDeclName();
+      return !Found;
+    }
+  } F(V, In, Ignore);
+  F.TraverseStmt(FD->getBody());
+  for (const ParmVarDecl *P : FD->parameters())
+    F.Found |= P->getDeclName() == V->getDeclName();
+  return F.Found;
+}
+
+/// Whether \p L names another entity called as \p V and declared outside
+/// it (a variable, a member through `this`): moved before \p L, \p V would
+/// hide it.
+bool hidesInside(const VarDecl *V, const Stmt *L, ASTContext &AST) {
+  const SourceManager &SM = AST.getSourceManager();
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V;
+    const Stmt *L;
+    const SourceManager &SM;
+    bool Found = false;
+    Finder(const VarDecl *V, const Stmt *L, const SourceManager &SM)
+        : V(V), L(L), SM(SM) {}
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      SourceLocation At = D->getDecl()->getLocation();
+      Found |= D->getDecl() != V &&
+               D->getDecl()->getDeclName() == V->getDeclName() &&
+               (SM.isBeforeInTranslationUnit(At, L->getBeginLoc()) ||
+                SM.isBeforeInTranslationUnit(L->getEndLoc(), At));
+      return !Found;
+    }
+    bool VisitMemberExpr(MemberExpr *M) {
+      Found |= M->isImplicitAccess() &&
+               M->getMemberDecl()->getDeclName() == V->getDeclName();
+      return !Found;
+    }
+  } F(V, L, SM);
+  F.TraverseStmt(const_cast<Stmt *>(L));
+  return F.Found;
+}
+
+/// A fill: \p DS declares a local array of scalars and \p Next, the
+/// statement after it, hands it to a function that only computes and
+/// writes its elements (`double w[N]{}; get_weights(radius, w);`). The
+/// call's argument for the array, or null.
+const CallExpr *fillOf(const DeclStmt *DS, const Stmt *Next, ASTContext &AST) {
+  const auto *V =
+      DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+  const auto *Array = V ? AST.getAsConstantArrayType(V->getType()) : nullptr;
+  const auto *E = dyn_cast_or_null<Expr>(Next);
+  const auto *C = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
+  if (!Array || !Array->getElementType()->isScalarType() ||
+      V->isStaticLocal() || V->getType().isVolatileQualified() || !C ||
+      isa<CXXMemberCallExpr>(C) || isa<CXXOperatorCallExpr>(C))
+    return nullptr;
+  const FunctionDecl *Callee = C->getDirectCallee();
+  if (!Callee || Callee->getNumParams() != C->getNumArgs() ||
+      (isa<CXXMethodDecl>(Callee) && !cast<CXXMethodDecl>(Callee)->isStatic()))
+    return nullptr;
+  // The array once, as a pointer the function writes through; no other
+  // pointer (what it points to could change, or be out of bounds, where
+  // the loop would not have run).
+  const ParmVarDecl *Fills = nullptr;
+  for (unsigned I = 0; I < C->getNumArgs(); ++I) {
+    const Expr *A = C->getArg(I)->IgnoreParenImpCasts();
+    const auto *D = dyn_cast<DeclRefExpr>(A);
+    if (D && D->getDecl() == V && !Fills &&
+        Callee->getParamDecl(I)->getType()->isPointerType()) {
+      Fills = Callee->getParamDecl(I);
+      continue;
+    }
+    if (C->getArg(I)->getType()->isPointerType() ||
+        referencedVars(C->getArg(I)).count(V))
+      return nullptr;
+  }
+  if (!Fills || !isPureFunction(Callee, AST, Fills))
+    return nullptr;
+  return C;
+}
+
+/// Where the fill \p DS, \p Fill (the statement at \p CallAt of \p Body, the
+/// body of \p Loop) can go: before the outermost loop around it in which
+/// the array's initialiser and the call's other arguments do not change,
+/// the loop only reading the array after the call.
+std::optional<Hoist> hoistFill(const DeclStmt *DS, const CallExpr *Fill,
+                               const CompoundStmt *Body,
+                               CompoundStmt::const_body_iterator CallAt,
+                               const Stmt *Loop, const FunctionDecl *FD,
+                               ASTContext &AST) {
+  const auto *V = cast<VarDecl>(DS->getSingleDecl());
+  if (hasAliases(V, FD->getBody()))
+    return std::nullopt;
+  for (auto It = std::next(CallAt); It != Body->body_end(); ++It)
+    if (!isOnlyReadIn(V, *It, AST))
+      return std::nullopt;
+  Hoist H{{DS, *CallAt}, V, nullptr};
+  for (const Stmt *L = Loop; L && L != FD->getBody(); L = parentStmt(AST, L)) {
+    if (!isa<ForStmt>(L) && !isa<WhileStmt>(L) && !isa<DoStmt>(L) &&
+        !isa<CXXForRangeStmt>(L))
+      continue;
+    llvm::SmallVector<const Expr *, 4> Values;
+    if (V->getInit())
+      Values.push_back(V->getInit());
+    for (const Expr *A : Fill->arguments())
+      if (!referencedVars(A).count(V))
+        Values.push_back(A);
+    bool Invariant = llvm::all_of(Values, [&](const Expr *E) {
+      InitFacts Facts = factsOfInit(E, L, FD->getBody(), AST);
+      return Facts.Invariant && leavesMemoryAlone(Facts, L, FD->getBody(), AST);
+    });
+    if (!Invariant)
+      break;
+    H.Target = L;
+  }
+  if (!H.Target)
+    return std::nullopt;
+  H.Rename = hidesInside(V, H.Target, AST);
+  return H;
+}
+
 /// The declarations of \p FD's loop bodies whose value does not change
-/// in the loop, each with the outermost loop it can leave.
-std::vector<std::pair<const DeclStmt *, const Stmt *>>
-invariantDeclarations(const FunctionDecl *FD, ASTContext &AST) {
-  std::vector<std::pair<const DeclStmt *, const Stmt *>> Found;
+/// in the loop, and the arrays filled the same way on every iteration,
+/// each with the outermost loop it can leave.
+std::vector<Hoist> invariantDeclarations(const FunctionDecl *FD,
+                                         ASTContext &AST) {
+  std::vector<Hoist> Found;
   for (const Stmt *Loop : loopsIn(FD->getBody())) {
     const auto *Body = dyn_cast_or_null<CompoundStmt>(loopBody(Loop));
     if (!Body)
       continue;
-    for (const Stmt *S : Body->body()) {
+    for (auto It = Body->body_begin(); It != Body->body_end(); ++It) {
+      const Stmt *S = *It;
+      if (const auto *DS = dyn_cast<DeclStmt>(S);
+          DS && std::next(It) != Body->body_end())
+        if (const CallExpr *Fill = fillOf(DS, *std::next(It), AST)) {
+          if (std::optional<Hoist> H =
+                  hoistFill(DS, Fill, Body, std::next(It), Loop, FD, AST)) {
+            Found.push_back(std::move(*H));
+            ++It;
+          }
+          continue;
+        }
       const auto *DS = dyn_cast<DeclStmt>(S);
       const auto *V = DS && DS->isSingleDecl()
                           ? dyn_cast<VarDecl>(DS->getSingleDecl())
@@ -462,10 +641,91 @@ invariantDeclarations(const FunctionDecl *FD, ASTContext &AST) {
         HasCall = Facts.HasCall;
       }
       if (Target && HasCall)
-        Found.push_back({DS, Target});
+        Found.push_back({{DS}, V, Target});
     }
   }
+  // Of the fills of one name, the first keeps it where nothing else uses
+  // it; the others move under fresh names.
+  llvm::StringSet<> Kept;
+  for (Hoist &H : Found) {
+    if (H.Stmts.size() == 1)
+      continue;
+    llvm::SmallPtrSet<const VarDecl *, 4> SameName;
+    for (const Hoist &O : Found)
+      if (&O != &H && O.Stmts.size() == 2 &&
+          O.V->getDeclName() == H.V->getDeclName())
+        SameName.insert(O.V);
+    H.Rename |= Kept.contains(H.V->getName()) ||
+                nameUsedOutside(H.V, FD, H.Target, SameName, AST);
+    if (!H.Rename)
+      Kept.insert(H.V->getName());
+  }
   return Found;
+}
+
+/// Calls \p F with every name of \p V in \p S.
+void forEachDeclRef(const Stmt *S, const VarDecl *V, ASTContext &AST,
+                    llvm::function_ref<void(const DeclRefExpr *)> F) {
+  using namespace ast_matchers;
+  for (const BoundNodes &N :
+       match(findAll(declRefExpr(to(varDecl(equalsNode(V)))).bind("ref")), *S,
+             AST))
+    F(N.getNodeAs<DeclRefExpr>("ref"));
+}
+
+/// The text of \p R, statement \p S, with \p V named \p Name; none where a
+/// use of \p V is spelled in a macro.
+std::optional<std::string> renamedText(const RuleContext &Ctx,
+                                       CharSourceRange R, const Stmt *S,
+                                       const VarDecl *V, llvm::StringRef Name) {
+  std::string Text = Ctx.getText(R).str();
+  if (Name == V->getName())
+    return Text;
+  const SourceManager &SM = Ctx.getSourceManager();
+  unsigned Begin = SM.getFileOffset(R.getBegin());
+  tooling::Replacements Renames;
+  auto Rename = [&](SourceLocation At) {
+    std::optional<CharSourceRange> Token = Ctx.getEditRange(SourceRange(At));
+    return Token && !Renames.add(tooling::Replacement(
+                        "", SM.getFileOffset(Token->getBegin()) - Begin,
+                        V->getName().size(), Name));
+  };
+  llvm::SmallVector<SourceLocation, 4> Uses;
+  if (const auto *DS = dyn_cast<DeclStmt>(S); DS && DS->getSingleDecl() == V)
+    Uses.push_back(V->getLocation());
+  forEachDeclRef(S, V, Ctx.getASTContext(), [&](const DeclRefExpr *D) {
+    Uses.push_back(D->getLocation());
+  });
+  for (SourceLocation At : Uses)
+    if (!Rename(At))
+      return std::nullopt;
+  llvm::Expected<std::string> Out =
+      tooling::applyAllReplacements(Text, Renames);
+  if (!Out) {
+    llvm::consumeError(Out.takeError());
+    return std::nullopt;
+  }
+  return *Out;
+}
+
+/// Renames \p V to \p Name in the statements of its block after \p Last.
+bool renameUses(RuleEdit &E, const RuleContext &Ctx, const VarDecl *V,
+                const Stmt *Last, llvm::StringRef Name) {
+  const auto *Block =
+      dyn_cast_or_null<CompoundStmt>(parentStmt(Ctx.getASTContext(), Last));
+  if (!Block)
+    return false;
+  bool Ok = true, After = false;
+  for (const Stmt *S : Block->body()) {
+    if (After)
+      forEachDeclRef(S, V, Ctx.getASTContext(), [&](const DeclRefExpr *D) {
+        std::optional<CharSourceRange> Token =
+            Ctx.getEditRange(SourceRange(D->getLocation()));
+        Ok &= Token && addReplacement(E, Ctx, *Token, Name);
+      });
+    After |= S == Last;
+  }
+  return Ok;
 }
 
 class HoistLoopInvariantRule : public Rule {
@@ -560,48 +820,71 @@ public:
 
 private:
   /// One edit per function: the declarations of loop bodies whose
-  /// initialiser calls pure code on values the loop does not change, moved
+  /// initialiser calls pure code on values the loop does not change, and
+  /// the arrays a pure call fills the same way on every iteration, moved
   /// before the outermost loop they do not depend on.
   void proposeDeclarations(const RuleContext &Ctx,
                            std::vector<RuleEdit> &Out) const {
     ASTContext &AST = Ctx.getASTContext();
     for (const FunctionDecl *FD : Ctx.getFunctions()) {
       FunctionEdit E(makeEdit("", 45), Ctx, FD);
-      auto Found = invariantDeclarations(FD, AST);
+      std::vector<Hoist> Found = invariantDeclarations(FD, AST);
       // All that go before one loop go in one insertion (two at one place
       // conflict), in the order they were written.
       std::vector<const Stmt *> Targets;
       std::string Names;
-      for (const auto &[DS, Target] : Found)
-        if (!llvm::is_contained(Targets, Target))
-          Targets.push_back(Target);
+      for (const Hoist &H : Found)
+        if (!llvm::is_contained(Targets, H.Target))
+          Targets.push_back(H.Target);
+      llvm::StringSet<> Chosen;
       for (const Stmt *Target : Targets) {
-        std::vector<const DeclStmt *> Moved;
-        for (const auto &[DS, T] : Found)
-          if (T == Target)
-            Moved.push_back(DS);
-        bool Kept = E.tryChange(Moved.front()->getBeginLoc(), [&](RuleEdit &T) {
-          std::string Text;
-          for (const DeclStmt *DS : Moved) {
-            auto R = statementRange(Ctx, DS);
-            if (!R || !removeStatement(T, Ctx, DS))
-              return false;
-            Text += (Text.empty() ? "" : "\n") + Ctx.getText(*R).str();
-          }
-          auto LoopR = statementRange(Ctx, Target);
-          if (!LoopR)
-            return false;
-          if (compoundParent(AST, Target) && startsLine(Ctx, LoopR->getBegin()))
-            return insertLineBefore(T, Ctx, Target, Text);
-          // A brace between a pragma and its loop would take the loop's place.
-          return !followsPragma(Ctx, Target) &&
-                 insertText(T, Ctx, LoopR->getBegin(), "{\n" + Text + "\n") &&
-                 insertText(T, Ctx, LoopR->getEnd(), "\n}");
-        });
+        std::vector<const Hoist *> Moved;
+        for (const Hoist &H : Found)
+          if (H.Target == Target)
+            Moved.push_back(&H);
+        std::vector<std::string> MovedNames;
+        bool Kept = E.tryChange(
+            Moved.front()->Stmts.front()->getBeginLoc(), [&](RuleEdit &T) {
+              MovedNames.clear();
+              std::string Text;
+              for (const Hoist *H : Moved) {
+                std::string Name = H->V->getName().str();
+                if (H->Rename) {
+                  Name = Ctx.getFreshName(Name);
+                  for (unsigned N = 2; Chosen.contains(Name); ++N)
+                    Name = Ctx.getFreshName(H->V->getName().str() +
+                                            std::to_string(N));
+                }
+                for (const Stmt *S : H->Stmts) {
+                  auto R = statementRange(Ctx, S);
+                  std::optional<std::string> Moved =
+                      R ? renamedText(Ctx, *R, S, H->V, Name) : std::nullopt;
+                  if (!Moved || !removeStatement(T, Ctx, S))
+                    return false;
+                  Text += (Text.empty() ? "" : "\n") + *Moved;
+                }
+                if (H->Rename &&
+                    !renameUses(T, Ctx, H->V, H->Stmts.back(), Name))
+                  return false;
+                Chosen.insert(Name);
+                MovedNames.push_back(Name);
+              }
+              auto LoopR = statementRange(Ctx, Target);
+              if (!LoopR)
+                return false;
+              if (compoundParent(AST, Target) &&
+                  startsLine(Ctx, LoopR->getBegin()))
+                return insertLineBefore(T, Ctx, Target, Text);
+              // A brace between a pragma and its loop would take the
+              // loop's place.
+              return !followsPragma(Ctx, Target) &&
+                     insertText(T, Ctx, LoopR->getBegin(),
+                                "{\n" + Text + "\n") &&
+                     insertText(T, Ctx, LoopR->getEnd(), "\n}");
+            });
         if (Kept)
-          for (const DeclStmt *DS : Moved)
-            Names += (Names.empty() ? "" : ", ") +
-                     cast<VarDecl>(DS->getSingleDecl())->getNameAsString();
+          for (const std::string &Name : MovedNames)
+            Names += (Names.empty() ? "" : ", ") + Name;
       }
       E.addTo(Out, "hoist the loop-invariant " + Names + " out of loops");
     }
