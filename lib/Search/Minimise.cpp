@@ -21,8 +21,13 @@
 #include "maxcode/Search/Engine.h"
 #include "maxcode/Support/Debug.h"
 #include "maxcode/Support/Diff.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <map>
@@ -50,12 +55,42 @@ std::string listEdits(llvm::ArrayRef<unsigned> Kept) {
   return Out.empty() ? "none" : Out;
 }
 
+/// The identifiers \p Text spells: Clang's raw lexer, so that words in
+/// comments and literals are not names.
+llvm::StringSet<> namesIn(llvm::StringRef Text) {
+  clang::LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CPlusPlus14 = LO.CPlusPlus17 = true;
+  std::string Copy = Text.str();
+  clang::Lexer L(clang::SourceLocation(), LO, Copy.data(), Copy.data(),
+                 Copy.data() + Copy.size());
+  llvm::StringSet<> Names;
+  clang::Token Tok;
+  for (bool AtEnd = false; !AtEnd;) {
+    AtEnd = L.LexFromRawLexer(Tok);
+    if (Tok.is(clang::tok::raw_identifier))
+      Names.insert(Tok.getRawIdentifier());
+  }
+  return Names;
+}
+
+/// Lines [First, First + Count) of \p Text, 1-based.
+std::string linesOf(llvm::StringRef Text, unsigned First, unsigned Count) {
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  Text.split(Lines, '\n');
+  std::string Out;
+  for (unsigned I = First; I < First + Count && I <= Lines.size(); ++I)
+    Out += Lines[I - 1].str() + "\n";
+  return Out;
+}
+
 class Minimiser {
 public:
   Minimiser(EvaluationBackend &Backend, const Target &T,
             const MinimiseInput &In, Minimisation &M)
       : Backend(Backend), T(T), In(In), M(M),
-        Hunks(diffLines(In.Original, In.WinnerText)) {}
+        Hunks(diffLines(In.Original, In.WinnerText)) {
+    bindByNames();
+  }
 
   const std::vector<DiffHunk> &hunks() const { return Hunks; }
 
@@ -72,12 +107,26 @@ public:
     return Backend.finalForm(V, T);
   }
 
+  /// The hunks that go with hunk \p I, itself included (bindByNames).
+  std::vector<unsigned> boundTo(unsigned I) const {
+    std::vector<unsigned> Out;
+    for (unsigned J = 0; J < Hunks.size(); ++J)
+      if (Bound.isEquivalent(I, J))
+        Out.push_back(J);
+    return Out;
+  }
+
   /// Whether the winner with only the hunks \p Kept keeps the speedup.
   bool keeps(const std::vector<unsigned> &Kept) {
     if (Kept.empty())
       return false; // The original.
     if (auto It = Seen.find(Kept); It != Seen.end())
       return It->second;
+    // Hunks bound by a name go together or not at all: not tried.
+    for (unsigned K : Kept)
+      for (unsigned J : boundTo(K))
+        if (!llvm::is_contained(Kept, J))
+          return Seen[Kept] = false;
     if (M.Evaluations >= In.Budget)
       return false; // Unknown: kept, as if needed.
     ++M.Evaluations;
@@ -108,8 +157,12 @@ public:
   /// edits that only matter together.
   std::vector<unsigned> withoutUnneeded(std::vector<unsigned> C) {
     for (size_t I = 0; I < C.size() && C.size() > 1;) {
-      std::vector<unsigned> Rest = C;
-      Rest.erase(Rest.begin() + I);
+      // An edit leaves with those a name binds it to (bindByNames).
+      std::vector<unsigned> Rest;
+      std::vector<unsigned> Leaving = boundTo(C[I]);
+      for (unsigned K : C)
+        if (!llvm::is_contained(Leaving, K))
+          Rest.push_back(K);
       if (keeps(Rest))
         C = std::move(Rest);
       else
@@ -128,6 +181,28 @@ private:
   Minimisation &M;
   std::vector<DiffHunk> Hunks;
   std::map<std::vector<unsigned>, bool> Seen;
+  /// Hunks that spell a name the winner adds (one the original spells
+  /// nowhere) go together: a declaration the winner adds is never left
+  /// without the uses it gave it (an array hoisted under a new name, read
+  /// by the original's old name; a helper nothing calls), nor a use
+  /// without its declaration.
+  llvm::EquivalenceClasses<unsigned> Bound;
+
+  void bindByNames() {
+    llvm::StringSet<> Before = namesIn(In.Original);
+    llvm::StringMap<unsigned> First;
+    for (unsigned I = 0; I < Hunks.size(); ++I) {
+      Bound.insert(I);
+      const DiffHunk &H = Hunks[I];
+      for (const auto &N :
+           namesIn(linesOf(In.WinnerText, H.AfterStart, H.AfterCount)))
+        if (!Before.contains(N.getKey())) {
+          auto [It, New] = First.try_emplace(N.getKey(), I);
+          if (!New)
+            Bound.unionSets(It->second, I);
+        }
+    }
+  }
 };
 
 /// The first line a hunk adds (or, deleting only, removes), trimmed.

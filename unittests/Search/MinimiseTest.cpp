@@ -62,8 +62,9 @@ public:
 
 const char *Original = "a\nb\nc\nd\ne\nf\ng\n";
 // Edits: line 2 (FAST), line 4 (a rename that changes nothing), line 6
-// (FAST).
-const char *Winner = "a\nFAST b\nc\nD\ne\nFAST f\ng\n";
+// (FAST); each spells names of its own (a name two edits share binds
+// them).
+const char *Winner = "a\nFAST1 b\nc\nD\ne\nFAST2 f\ng\n";
 
 struct Minimised {
   EditBackend Backend;
@@ -97,7 +98,7 @@ struct Minimised {
 TEST(MinimiseTest, DropsTheEditTheSpeedupDoesNotNeed) {
   Minimised M;
   EXPECT_EQ(M.Out.M.Outcome, "1 of 3 edits dropped");
-  EXPECT_EQ(M.Out.Text, "a\nFAST b\nc\nd\ne\nFAST f\ng\n");
+  EXPECT_EQ(M.Out.Text, "a\nFAST1 b\nc\nd\ne\nFAST2 f\ng\n");
   ASSERT_EQ(M.Out.M.Edits.size(), 3u);
   EXPECT_FALSE(M.Out.M.Edits[0].Dropped);
   EXPECT_TRUE(M.Out.M.Edits[1].Dropped);
@@ -111,8 +112,25 @@ TEST(MinimiseTest, DropsTheEditTheSpeedupDoesNotNeed) {
   EXPECT_EQ(M.Out.M.UnminimisedText, Winner);
 }
 
+TEST(MinimiseTest, EditsANewNameBindsGoTogether) {
+  // The speed is in the edit that declares W2 (an array hoisted under a
+  // new name); the edit that reads it by that name changes no speed. Left
+  // out alone, it would leave W2 declared and the old name read: the two
+  // go together or not at all.
+  Minimised M(16, false, 0, "a\nFAST int W2;\nc\nd\ne\nf W2\ng\n");
+  EXPECT_EQ(M.Out.M.Outcome, "every edit is needed");
+  for (const std::string &Text : M.Backend.Evaluated)
+    EXPECT_EQ(Text.find("W2") == std::string::npos,
+              Text.find("f W2") == std::string::npos)
+        << Text;
+  // A name the original spells binds nothing.
+  Minimised Old(16, false, 0, "a\nFAST b\nc\nd\ne\nf b\ng\n");
+  EXPECT_EQ(Old.Out.M.Outcome, "1 of 2 edits dropped");
+  EXPECT_EQ(Old.Out.Text, "a\nFAST b\nc\nd\ne\nf\ng\n");
+}
+
 TEST(MinimiseTest, KeepsEveryEditThatMatters) {
-  Minimised M(16, false, 0, "a\nFAST b\nc\nFAST d\ne\nFAST f\ng\n");
+  Minimised M(16, false, 0, "a\nFAST1 b\nc\nFAST2 d\ne\nFAST3 f\ng\n");
   EXPECT_EQ(M.Out.M.Outcome, "every edit is needed");
   EXPECT_TRUE(M.Out.Text.empty());
   EXPECT_FALSE(M.Out.Verification);
@@ -148,11 +166,11 @@ TEST(MinimiseTest, AnEditWithAWarningGoesFirst) {
       << M.Out.M.Edits[1].Why;
   // The first candidate is the winner without it.
   ASSERT_FALSE(M.Backend.Evaluated.empty());
-  EXPECT_EQ(M.Backend.Evaluated.front(), "a\nFAST b\nc\nd\ne\nFAST f\ng\n");
+  EXPECT_EQ(M.Backend.Evaluated.front(), "a\nFAST1 b\nc\nd\ne\nFAST2 f\ng\n");
 }
 
 TEST(MinimiseTest, OneEditHasNothingToDrop) {
-  Minimised M(16, false, 0, "a\nFAST b\nc\nd\ne\nf\ng\n");
+  Minimised M(16, false, 0, "a\nFAST1 b\nc\nd\ne\nf\ng\n");
   EXPECT_EQ(M.Out.M.Outcome, "one edit: nothing to drop");
   EXPECT_TRUE(M.Backend.Evaluated.empty());
 }
