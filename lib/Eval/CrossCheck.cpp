@@ -329,14 +329,16 @@ void Evaluator::creditHintsApart(const Variant &V, const Target &T,
       Out.Ratio, std::max(CodeCredit, TimeConfirms ? Out.CrossRatio : 0.0));
   if (Credit >= Out.Ratio)
     return;
-  std::string ByTime = Out.CrossRatio
-                           ? llvm::formatv("{0:f3}x", Out.CrossRatio).str()
-                           : std::string("not measured");
+  // Worded as rule 9's verdict, the run-dependent time in parentheses.
+  std::string ByTime =
+      Out.CrossRatio
+          ? llvm::formatv("{0:f3}x by time", Out.CrossRatio).str()
+          : std::string("time not measured");
   Out.Reason =
-      llvm::formatv("compiler hints beside code: {0:f3}x by instructions, "
-                    "the code alone {1:f3}x, {2} by time; the hints' share "
-                    "is credited only where wall time confirms it; credited "
-                    "{3:f3}x",
+      llvm::formatv("unconfirmed: compiler hints beside code: {0:f3}x by "
+                    "instructions, the code alone {1:f3}x ({2}); the hints' "
+                    "share is credited only where wall time confirms it; "
+                    "credited {3:f3}x",
                     Out.RawRatio, Out.CodeRatio, ByTime, Credit)
           .str();
   Out.Unconfirmed = true;
