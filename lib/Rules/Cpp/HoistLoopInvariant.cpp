@@ -518,7 +518,7 @@ bool hidesInside(const VarDecl *V, const Stmt *L, ASTContext &AST) {
 /// A fill: \p DS declares a local array of scalars and \p Next, the
 /// statement after it, hands it to a function that only computes and
 /// writes its elements (`double w[N]{}; get_weights(radius, w);`). The
-/// call's argument for the array, or null.
+/// call, or null.
 const CallExpr *fillOf(const DeclStmt *DS, const Stmt *Next, ASTContext &AST) {
   const auto *V =
       DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
