@@ -331,9 +331,8 @@ void Evaluator::creditHintsApart(const Variant &V, const Target &T,
     return;
   // Worded as rule 9's verdict, the run-dependent time in parentheses.
   std::string ByTime =
-      Out.CrossRatio
-          ? llvm::formatv("{0:f3}x by time", Out.CrossRatio).str()
-          : std::string("time not measured");
+      Out.CrossRatio ? llvm::formatv("{0:f3}x by time", Out.CrossRatio).str()
+                     : std::string("time not measured");
   Out.Reason =
       llvm::formatv("unconfirmed: compiler hints beside code: {0:f3}x by "
                     "instructions, the code alone {1:f3}x ({2}); the hints' "
