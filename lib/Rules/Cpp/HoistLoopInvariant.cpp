@@ -402,34 +402,6 @@ bool leavesMemoryAlone(const InitFacts &Facts, const Stmt *Loop,
   return Ok;
 }
 
-/// True when a declaration named \p Name, moved from a loop's body to the
-/// enclosing scope, would meet another of that name in \p FD: a variable,
-/// or a member used without `this->`.
-bool nameIsTaken(const VarDecl *V, const FunctionDecl *FD) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *V;
-    bool Found = false;
-    explicit Finder(const VarDecl *V) : V(V) {}
-    bool VisitNamedDecl(NamedDecl *D) {
-      Found |= D != V && D->getDeclName() == V->getDeclName();
-      return !Found;
-    }
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
-      Found |=
-          D->getDecl() != V && D->getDecl()->getDeclName() == V->getDeclName();
-      return !Found;
-    }
-    bool VisitMemberExpr(MemberExpr *M) {
-      Found |= M->getMemberDecl()->getDeclName() == V->getDeclName();
-      return !Found;
-    }
-  } F(V);
-  F.TraverseStmt(FD->getBody());
-  for (const ParmVarDecl *P : FD->parameters())
-    F.Found |= P->getDeclName() == V->getDeclName();
-  return F.Found;
-}
-
 /// What moves before a loop: a declaration, or a local array's
 /// declaration with the call that fills it.
 struct Hoist {
@@ -443,7 +415,9 @@ struct Hoist {
 };
 
 /// Whether \p FD names \p V's name for anything but \p V, and but the
-/// variables in \p Ignore, outside \p Inside.
+/// variables in \p Ignore, outside \p Inside (null: anywhere): a variable,
+/// a parameter, or a member used without `this->`. A declaration moved from
+/// a loop's body to the enclosing scope would meet it.
 bool nameUsedOutside(const VarDecl *V, const FunctionDecl *FD,
                      const Stmt *Inside,
                      const llvm::SmallPtrSetImpl<const VarDecl *> &Ignore,
@@ -600,6 +574,7 @@ std::optional<Hoist> hoistFill(const DeclStmt *DS, const CallExpr *Fill,
 std::vector<Hoist> invariantDeclarations(const FunctionDecl *FD,
                                          ASTContext &AST) {
   std::vector<Hoist> Found;
+  const llvm::SmallPtrSet<const VarDecl *, 1> NoneIgnored;
   for (const Stmt *Loop : loopsIn(FD->getBody())) {
     const auto *Body = dyn_cast_or_null<CompoundStmt>(loopBody(Loop));
     if (!Body)
@@ -622,7 +597,8 @@ std::vector<Hoist> invariantDeclarations(const FunctionDecl *FD,
                           : nullptr;
       if (!V || !V->getInit() || V->isStaticLocal() ||
           V->getType().isVolatileQualified() || isMutatedIn(V, Loop, AST) ||
-          hasAliases(V, FD->getBody()) || nameIsTaken(V, FD))
+          hasAliases(V, FD->getBody()) ||
+          nameUsedOutside(V, FD, /*Inside=*/nullptr, NoneIgnored, AST))
         continue;
       // Outward while it stays invariant: the body's loop, then the loops
       // around it.
