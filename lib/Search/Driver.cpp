@@ -262,27 +262,15 @@ private:
   Rate First, Later;
 };
 
-std::string configJSON(const RunOptions &Opts, const SearchConfig &C,
-                       SandboxMode Sandbox) {
+/// The identity the store keys this run by: the settings' Identity rows,
+/// with the sandbox as it was resolved here (`auto` is bubblewrap on one
+/// machine and none on another, which measure differently).
+std::string configJSON(const RunOptions &Opts, SandboxMode Sandbox) {
+  llvm::json::Object Identity = Opts.Identity;
+  Identity["Sandbox"] = optionValueName(Sandbox);
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << llvm::json::Value(
-      llvm::json::Object{{"policy", optionValueName(Opts.Policy)},
-                         {"critic", optionValueName(Opts.Critic)},
-                         {"rtg", optionValueName(Opts.RTG)},
-                         {"rules", Opts.Rules},
-                         {"strategy", optionValueName(C.Strategy)},
-                         {"budget", C.Budget},
-                         {"width", C.Width},
-                         {"depth", C.Depth},
-                         {"beam_width", C.BeamWidth},
-                         {"top_m", C.TopM},
-                         {"gamma", C.Gamma},
-                         {"seed", int64_t(C.Seed)},
-                         {"measure", optionValueName(Opts.Measure)},
-                         {"sandbox", optionValueName(Sandbox)},
-                         {"held_out", Opts.HeldOutFraction},
-                         {"derived_inputs", Opts.DerivedInputs}});
+  OS << llvm::json::Value(std::move(Identity));
   return OS.str();
 }
 } // namespace
@@ -453,6 +441,50 @@ llvm::Error createRoles(const RunOptions &Opts, const Session &S,
 /// Starts (or, with --resume, continues) the run in the store, and names
 /// the run's jobs after the store and the run, so that a resumed run finds
 /// those its interrupted process left running.
+/// \p Value as a setting's value reads: strings bare, lists by commas.
+std::string settingText(const llvm::json::Value *Value) {
+  if (!Value)
+    return "unset";
+  if (std::optional<llvm::StringRef> S = Value->getAsString())
+    return S->str();
+  if (const llvm::json::Array *A = Value->getAsArray())
+    return llvm::join(
+        llvm::map_range(
+            *A, [](const llvm::json::Value &E) { return settingText(&E); }),
+        ",");
+  std::string Text;
+  llvm::raw_string_ostream(Text) << *Value;
+  return Text;
+}
+
+/// The settings in which the store's run identity \p Before differs from
+/// \p Now, named as the user sets them: "--warmups=1 (now 2)"; empty when
+/// \p Before is not an object of settings' keys (a store written before
+/// the identity came from the options' rows).
+std::string settingsChanged(llvm::StringRef Before, llvm::StringRef Now) {
+  auto B = llvm::json::parse(Before), N = llvm::json::parse(Now);
+  if (!B || !N || !B->getAsObject() || !N->getAsObject()) {
+    llvm::consumeError(B.takeError()); // Not ours to judge: no list then.
+    llvm::consumeError(N.takeError());
+    return "";
+  }
+  for (const auto &KV : *B->getAsObject())
+    if (!findOption(KV.first))
+      return ""; // Another spelling of the settings: nothing to compare.
+  std::vector<std::string> Changed;
+  for (const OptionInfo &Row : optionTable()) {
+    const llvm::json::Value *Was = B->getAsObject()->get(Row.Key);
+    const llvm::json::Value *Is = N->getAsObject()->get(Row.Key);
+    if (!Was && !Is)
+      continue;
+    if (Was && Is && *Was == *Is)
+      continue;
+    Changed.push_back(optionRef(Row.Key) + "=" + settingText(Was) + " (now " +
+                      settingText(Is) + ")");
+  }
+  return llvm::join(Changed, ", ");
+}
+
 llvm::Expected<int64_t> beginRun(const RunOptions &Opts, Session &S,
                                  RolloutStore &Store, const RunInfo &Info,
                                  llvm::raw_ostream &Diag) {
@@ -460,9 +492,16 @@ llvm::Expected<int64_t> beginRun(const RunOptions &Opts, Session &S,
   auto Run = Store.beginRun(Info, Opts.Resume, Resumed);
   if (!Run)
     return Run.takeError();
-  if (Opts.Resume && !Resumed)
+  if (Opts.Resume && !Resumed) {
+    std::optional<std::string> Other = Store.otherUnfinishedConfig(Info);
+    std::string Changed = Other ? settingsChanged(*Other, Info.ConfigJSON) : "";
     llvm::WithColor::note(Diag, "clang-maxcode")
-        << "no unfinished run of this search in the store; starting anew\n";
+        << (Changed.empty()
+                ? "no unfinished run of this search in the store; starting "
+                  "anew\n"
+                : "the store's unfinished run of this search was made with " +
+                      Changed + "; starting anew\n");
+  }
   llvm::SmallString<256> Abs(storePathOf(Opts));
   (void)llvm::sys::fs::make_absolute(Abs);
   llvm::SHA256 H;
@@ -654,7 +693,7 @@ llvm::Expected<SearchOutcome> searchTarget(const RunOptions &Opts,
   if (Roles.LLM.Proposer)
     Config.ExpandFailures = true; // A model can repair a failed variant.
   RunInfo Info{S.File, S.T.Name, S.Eval->originalText().str(),
-               configJSON(Opts, Config, S.Sandbox)};
+               configJSON(Opts, S.Sandbox)};
   auto Run = beginRun(Opts, S, **Store, Info, Diag);
   if (!Run)
     return Run.takeError();

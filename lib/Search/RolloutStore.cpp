@@ -203,6 +203,21 @@ llvm::Expected<int64_t> RolloutStore::beginRun(const RunInfo &Info, bool Resume,
   return Run;
 }
 
+std::optional<std::string>
+RolloutStore::otherUnfinishedConfig(const RunInfo &Info) {
+  std::lock_guard<std::recursive_mutex> L(File->mutex());
+  Statement S(*File, "SELECT config FROM runs WHERE file = ?1 AND target = ?2 "
+                     "AND original_sha256 = ?3 AND config != ?4 AND "
+                     "status = 'running' ORDER BY id DESC LIMIT 1");
+  S.bind(1, Info.File)
+      .bind(2, Info.Target)
+      .bind(3, variantHash(Info.OriginalText))
+      .bind(4, Info.ConfigJSON);
+  if (S && S.step() == SQLITE_ROW)
+    return S.text(0);
+  return std::nullopt;
+}
+
 void RolloutStore::nodeAdded(const Node &N) {
   std::lock_guard<std::recursive_mutex> L(File->mutex());
   Statement S(*File,

@@ -82,5 +82,6 @@ llvm::Error maxcode::applyOptions(const EffectiveOptions &O, RunOptions &Opts) {
   Opts.LLM.RetryBaseDelaySeconds = O.LLMRetryDelay;
   Opts.PromptsDir = O.PromptsDir;
   Opts.LLMContextTokens = O.LLMContextTokens;
+  Opts.Identity = runIdentity(O);
   return llvm::Error::success();
 }

@@ -441,6 +441,16 @@ EffectiveOptions maxcode::resolveOptions(const MaxcodeOptions &O) {
   return R;
 }
 
+llvm::json::Object maxcode::runIdentity(const EffectiveOptions &E) {
+  MaxcodeOptions O;
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
+  if ((ATTRS) & optattr::Identity)                                             \
+    O.KEY = E.KEY;
+  using namespace optattr;
+#include "maxcode/Support/Options.def"
+  return O.toJSON();
+}
+
 llvm::Expected<MaxcodeOptions>
 maxcode::optionsFromSettings(const llvm::json::Object &S) {
   MaxcodeOptions O;

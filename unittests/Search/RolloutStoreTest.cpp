@@ -98,6 +98,14 @@ TEST_F(RolloutStoreTest, ResumeContinuesTheUnfinishedRunOfTheSameSearch) {
   EXPECT_FALSE(Resumed);
   EXPECT_NE(*Other, *First);
 
+  // The unfinished run under other settings is named, so that --resume can
+  // say what differs; never the run's own.
+  std::optional<std::string> Before = Again->otherUnfinishedConfig(info());
+  ASSERT_TRUE(Before.has_value());
+  EXPECT_EQ(*Before, info("{\"seed\":2}").ConfigJSON);
+  EXPECT_EQ(*Again->otherUnfinishedConfig(info("{\"seed\":2}")),
+            info().ConfigJSON);
+
   // Without --resume, a new run even where one could be resumed.
   auto Fresh = Again->beginRun(info(), false, Resumed);
   ASSERT_TRUE(bool(Fresh)) << llvm::toString(Fresh.takeError());

@@ -140,6 +140,34 @@ TEST(OptionsTest, EveryKeyIsAFlagAFileKeyAndASettingThatAgree) {
   EXPECT_EQ(resolveOptions(*None).Budget, 32u);
 }
 
+// A search's identity in the store is its Identity rows, every one of them
+// and nothing else: a row marked so changes the identity whatever its value,
+// any other row never does.
+TEST(OptionsTest, TheRunIdentityIsTheIdentityRows) {
+  EffectiveOptions Defaults;
+  llvm::json::Object Base = runIdentity(Defaults);
+  unsigned IdentityRows = 0;
+  for (const OptionInfo &I : optionTable()) {
+    SCOPED_TRACE(I.Key.str());
+    EXPECT_EQ(Base.get(I.Key) != nullptr, I.identity());
+    IdentityRows += I.identity();
+    auto One = optionsFromSettings(
+        llvm::json::Object{{I.setting(), sampleOf(I).Setting}});
+    ASSERT_TRUE(bool(One)) << llvm::toString(One.takeError());
+    llvm::json::Object Changed = runIdentity(resolveOptions(*One));
+    EXPECT_EQ(Changed != Base, I.identity());
+  }
+  EXPECT_EQ(Base.size(), IdentityRows);
+  // What changes the measurement or the proposals is part of it; where the
+  // work runs and how long the session may take are not.
+  for (llvm::StringRef Key : {"Measure", "Budget", "Seed", "Warmups",
+                              "Tolerance", "Scope", "LLMModel", "Sandbox"})
+    EXPECT_TRUE(findOption(Key)->identity()) << Key.str();
+  for (llvm::StringRef Key : {"Jobs", "MaxTime", "MaxTokens", "Store",
+                              "ScratchDir", "Executor", "LLMEndpoint"})
+    EXPECT_FALSE(findOption(Key)->identity()) << Key.str();
+}
+
 TEST(OptionsTest, SettingsAreTheKeysInCamelCase) {
   EXPECT_EQ(findOption("LLMApiKeyEnv")->setting(), "llmApiKeyEnv");
   EXPECT_EQ(findOption("HeldOut")->setting(), "heldOut");

@@ -27,6 +27,7 @@
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Search/Engine.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/JSON.h"
 #include <map>
 #include <memory>
 #include <optional>
@@ -99,6 +100,10 @@ struct RunOptions {
   std::map<std::string, std::string> RuleCheckOptions;
   SearchConfig Search;
   bool Resume = false;
+  /// The search's identity in the rollout store (runIdentity of the
+  /// settings it was made from): --resume continues only a run with the
+  /// same.
+  llvm::json::Object Identity;
   /// The LLM backend of --policy/--critic/--rtg=llm (docs/LLM.md).
   LLMOptions LLM;
   std::string PromptsDir; ///< Empty: the installed templates.

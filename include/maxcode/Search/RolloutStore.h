@@ -23,6 +23,7 @@
 #include "maxcode/Policy/LearnedRTG.h"
 #include "maxcode/Search/Engine.h"
 #include <memory>
+#include <optional>
 
 namespace maxcode {
 
@@ -60,6 +61,10 @@ public:
   /// Returns the run id; \p Resumed says which happened.
   llvm::Expected<int64_t> beginRun(const RunInfo &Info, bool Resume,
                                    bool &Resumed);
+  /// The configuration of the newest unfinished run with Info's file, text
+  /// and target under another configuration, if any: what --resume names
+  /// when it cannot continue.
+  std::optional<std::string> otherUnfinishedConfig(const RunInfo &Info);
   llvm::Error finishRun(const SearchResult &R);
 
   /// SearchObserver: every node is written as soon as it is evaluated.

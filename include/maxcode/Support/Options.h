@@ -107,6 +107,11 @@ enum : unsigned {
   /// A path: relative to the folder of the file that gives it.
   Path = 2,
   TrustedPath = Trusted | Path,
+  /// Part of a search's identity (runIdentity): a setting that changes what
+  /// the search proposes, evaluates or credits, so that --resume never
+  /// continues a run made under another value. Budgets of the session
+  /// (time, tokens), parallelism and where files go are not.
+  Identity = 4,
 };
 } // namespace optattr
 
@@ -138,6 +143,7 @@ struct OptionInfo {
   std::vector<llvm::StringRef> valueNames() const;
   bool trusted() const { return Attributes & optattr::Trusted; }
   bool isPath() const { return Attributes & optattr::Path; }
+  bool identity() const { return Attributes & optattr::Identity; }
 };
 
 /// Every option, in the table's order.
@@ -180,6 +186,11 @@ struct EffectiveOptions {
 
 /// \p O over the defaults.
 EffectiveOptions resolveOptions(const MaxcodeOptions &O);
+
+/// The values of \p O's Identity rows, as `.clang-maxcode` keys in JSON:
+/// what the rollout store keys a run by, so that --resume continues only a
+/// search made under the same settings.
+llvm::json::Object runIdentity(const EffectiveOptions &O);
 
 /// The checks no type can say (ranges, sizes, a key's variable passed to
 /// runs), done once on the merged options; the first failure as an
