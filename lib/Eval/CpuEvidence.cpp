@@ -290,7 +290,7 @@ llvm::json::Value maxcode::toJSON(const CpuEvidence &E) {
       {"notes", std::move(Notes)},     {"seconds", E.Seconds}};
 }
 
-CpuEvidence Evaluator::cpuEvidence(const Target &T) {
+CpuEvidence EvaluatorImpl::cpuEvidence(const Target &T) {
   auto Start = std::chrono::steady_clock::now();
   CpuEvidence Out;
   if (T.Kind != TargetKind::CpuFunction) {

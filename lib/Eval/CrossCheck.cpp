@@ -33,7 +33,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -49,10 +48,10 @@ using namespace maxcode::evaldetail;
 
 /// The cross-check's measurements of baseline and variant by the other
 /// measure (crossCheck), and the notes they leave in Out.
-struct Evaluator::CrossCheckState {
-  CrossCheckState(Evaluator &E, Built &B, EvalResult &Out, MeasureMode Other,
-                  bool Bench)
-      : E(E), B(B), Out(Out), Other(Other), Bench(Bench) {}
+struct EvaluatorImpl::CrossCheckState {
+  CrossCheckState(EvaluatorImpl &E, Built &B, EvalResult &Out,
+                  MeasureMode Other, TimingSet On, bool Bench)
+      : E(E), B(B), Out(Out), Other(Other), On(On), Bench(Bench) {}
 
   /// One measurement of \p X by the other measure: its cost; by time, the
   /// CPU seconds it spent go to \p Cpu (left negative where not known).
@@ -65,10 +64,12 @@ struct Evaluator::CrossCheckState {
   /// the pairs (measurePairs), so that both see the same load.
   double floorOf(MeasureMode M);
 
-  Evaluator &E;
+  EvaluatorImpl &E;
   Built &B;
   EvalResult &Out;
   MeasureMode Other;
+  /// The timed inputs measured: those whose ratio Out reports.
+  TimingSet On;
   bool Bench;
   std::vector<double> A, V;
   /// The baseline's CPU seconds in each pair, where timed in program mode.
@@ -77,22 +78,22 @@ struct Evaluator::CrossCheckState {
   std::vector<double> Floors;
 };
 
-llvm::Expected<double> Evaluator::CrossCheckState::measureOther(Built &X,
-                                                                double *Cpu) {
+llvm::Expected<double>
+EvaluatorImpl::CrossCheckState::measureOther(Built &X, double *Cpu) {
   if (Other == MeasureMode::Time)
-    return E.Mode->measureWall(X, Cpu);
+    return E.Mode->measureWall(X, On, Cpu);
   // Instructions repeat exactly: the baseline's are counted once.
-  if (&X == E.Baseline.get() && !E.baselineCost()[Other].empty())
-    return sum(E.baselineCost()[Other]);
-  auto C = E.Mode->measureOnce(X, Other, nullptr);
+  if (&X == E.Baseline.get() && !E.baselineCost(On)[Other].empty())
+    return sum(E.baselineCost(On)[Other]);
+  auto C = E.Mode->measureOnce(X, Other, On, nullptr);
   if (!C)
     return C.takeError();
   if (&X == E.Baseline.get())
-    E.baselineCost()[Other] = *C;
+    E.baselineCost(On)[Other] = *C;
   return sum(*C);
 }
 
-bool Evaluator::CrossCheckState::measurePairs(unsigned N) {
+bool EvaluatorImpl::CrossCheckState::measurePairs(unsigned N) {
   for (unsigned I = 0; I < N; ++I) {
     double Cpu = -1;
     auto CA = measureOther(*E.Baseline, &Cpu);
@@ -117,7 +118,7 @@ bool Evaluator::CrossCheckState::measurePairs(unsigned N) {
   // (or the reverse) reads load as the baseline's own work, or its work as
   // start-up: the floor is timed again with every batch of pairs.
   if (Other == MeasureMode::Time && !Bench) {
-    auto F = E.Mode->floorRuns(MeasureMode::Time);
+    auto F = E.Mode->floorRuns(MeasureMode::Time, On);
     if (F)
       Floors.insert(Floors.end(), F->begin(), F->end());
     else
@@ -126,10 +127,10 @@ bool Evaluator::CrossCheckState::measurePairs(unsigned N) {
   return true;
 }
 
-double Evaluator::CrossCheckState::floorOf(MeasureMode M) {
+double EvaluatorImpl::CrossCheckState::floorOf(MeasureMode M) {
   if (M == MeasureMode::Time && !Floors.empty())
     return median(Floors);
-  auto F = E.floorCost(M);
+  auto F = E.floorCost(M, On);
   if (!F) {
     // Asked again with each look at more pairs: one note says it.
     std::string Note = "cross-check without a start-up floor: " +
@@ -196,7 +197,7 @@ static void markSuspect(EvalResult &Out, bool Bench, MeasureMode Primary,
   Out.Ratio = 1.0;
 }
 
-void Evaluator::crossCheck(Built &B, EvalResult &Out) {
+void EvaluatorImpl::crossCheck(Built &B, TimingSet On, EvalResult &Out) {
   // Every credited speedup is measured again the other way (DESIGN section
   // 4): work moved where one measure does not look (into the kernel, a
   // child, valgrind's blind spots) shows up in the other, at any ratio.
@@ -218,7 +219,7 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
     Out.Notes.push_back("not cross-checked: valgrind is not installed");
     return;
   }
-  CrossCheckState X(*this, B, Out, Other, Bench);
+  CrossCheckState X(*this, B, Out, Other, On, Bench);
   bool ByTime = Other == MeasureMode::Time;
   if (!X.measurePairs(ByTime ? crosscheck::FirstTimedPairs : 1))
     return;
@@ -264,7 +265,7 @@ void Evaluator::crossCheck(Built &B, EvalResult &Out) {
   }
 }
 
-void Evaluator::creditHintsByTime(const Variant &V, EvalResult &Out) {
+void EvaluatorImpl::creditHintsByTime(const Variant &V, EvalResult &Out) {
   // Pragmas and optimisation attributes mostly take loop-overhead
   // instructions away, which the CPU overlapped anyway: an unroll pragma
   // read 1.038x by instructions and 1% by wall time on a solver's hot loop.
@@ -297,8 +298,8 @@ void Evaluator::creditHintsByTime(const Variant &V, EvalResult &Out) {
   Out.Ratio = Credit;
 }
 
-void Evaluator::creditHintsApart(const Variant &V, const Target &T,
-                                 unsigned Repetitions, EvalResult &Out) {
+void EvaluatorImpl::creditHintsApart(const Variant &V, const Target &T,
+                                     unsigned Repetitions, EvalResult &Out) {
   // Hints beside code would ride on the code's credit by instructions: an
   // optimize pragma with nine stdio edits that changed nothing read 1.027x
   // on a real project, where the pragma alone is credited only what wall

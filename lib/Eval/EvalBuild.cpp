@@ -30,7 +30,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -179,7 +178,7 @@ static std::string firstError(const std::vector<BuildDiagnostic> &Diags,
   return Log.trim().take_front(200).str();
 }
 
-SandboxPolicy Evaluator::basePolicy(const Built &B) const {
+SandboxPolicy EvaluatorImpl::basePolicy(const Built &B) const {
   SandboxPolicy P;
   P.Mode = Config.Sandbox;
   P.Uid = P.Gid = B.Dir ? B.Dir->uid() : -1;
@@ -200,7 +199,7 @@ SandboxPolicy Evaluator::basePolicy(const Built &B) const {
   return P;
 }
 
-ProcessSpec Evaluator::baseSpec(const Built &B) const {
+ProcessSpec EvaluatorImpl::baseSpec(const Built &B) const {
   ProcessSpec S;
   S.PassEnv = Config.PassEnv;
   S.Limits.FileSizeBytes = 256ull << 20;
@@ -209,14 +208,14 @@ ProcessSpec Evaluator::baseSpec(const Built &B) const {
   return S;
 }
 
-uint64_t Evaluator::memoryLimit() const {
+uint64_t EvaluatorImpl::memoryLimit() const {
   // The CUDA driver reserves far more address space than any host program
   // (unified addressing), so RLIMIT_AS would make every CUDA call fail.
   return Config.cudaProgram() ? 0 : Config.MemoryLimitBytes;
 }
 
-Evaluator::Built Evaluator::build(llvm::StringRef Text, llvm::StringRef Tag,
-                                  bool Sanitized) {
+EvaluatorImpl::Built EvaluatorImpl::build(llvm::StringRef Text,
+                                          llvm::StringRef Tag, bool Sanitized) {
   Built B;
   B.Text = Text.str();
   B.Sanitized = Sanitized;

@@ -34,7 +34,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -304,8 +303,8 @@ static std::string describeJob(const ProcessSpec &S, llvm::StringRef Dir) {
   return Out;
 }
 
-llvm::Expected<ProcessResult> Evaluator::runTracked(const ProcessSpec &S,
-                                                    JobKind K, Built *For) {
+llvm::Expected<ProcessResult> EvaluatorImpl::runTracked(const ProcessSpec &S,
+                                                        JobKind K, Built *For) {
   // Checks and timed runs of a variant get a key that a resumed search
   // computes again (the same variant, run, input and repetition), so an
   // executor whose jobs outlive this process can find them. Builds do not:
@@ -402,7 +401,7 @@ static llvm::Error readRunReport(ProcessResult &Proc,
   Report = std::move(*Rep);
   return llvm::Error::success();
 }
-std::string Evaluator::runFolderName(const RunRequest &R) {
+std::string EvaluatorImpl::runFolderName(const RunRequest &R) {
   std::string Key = std::to_string(int(R.Kind)) + '\0' + R.Stdin;
   for (const std::string &A : R.Argv)
     Key += '\0' + A;
@@ -419,8 +418,9 @@ std::string Evaluator::runFolderName(const RunRequest &R) {
          "-" + std::to_string(N);
 }
 
-llvm::Error Evaluator::setUpRun(Built &B, const RunRequest &R, RunOutcome &Out,
-                                ProcessSpec &S, SandboxPolicy &P) {
+llvm::Error EvaluatorImpl::setUpRun(Built &B, const RunRequest &R,
+                                    RunOutcome &Out, ProcessSpec &S,
+                                    SandboxPolicy &P) {
   const std::string &Host = Out.Folder->path();
   bool Bwrap = Config.Sandbox == SandboxMode::Bwrap;
   S.Argv = R.Argv;
@@ -470,8 +470,8 @@ llvm::Error Evaluator::setUpRun(Built &B, const RunRequest &R, RunOutcome &Out,
   return llvm::Error::success();
 }
 
-llvm::Expected<Evaluator::RunOutcome> Evaluator::runOnce(Built &B,
-                                                         const RunRequest &R) {
+llvm::Expected<EvaluatorImpl::RunOutcome>
+EvaluatorImpl::runOnce(Built &B, const RunRequest &R) {
   RunOutcome Out;
   // A project's tree as the build left it, for every run.
   if (!B.Snapshot.empty() && B.TreeUsed)
@@ -498,8 +498,8 @@ llvm::Expected<Evaluator::RunOutcome> Evaluator::runOnce(Built &B,
   return Out;
 }
 
-void Evaluator::collectGpuMetrics(Built &B, llvm::StringRef Kernel,
-                                  EvalResult &Out) {
+void EvaluatorImpl::collectGpuMetrics(Built &B, llvm::StringRef Kernel,
+                                      EvalResult &Out) {
   // One run of the first measured input (or the bench command): metrics
   // replay kernels many times, so they are never taken during timing.
   RunRequest R = Mode->metricsRun();

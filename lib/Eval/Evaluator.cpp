@@ -34,7 +34,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,23 +46,85 @@
 using namespace maxcode;
 using namespace maxcode::evaldetail;
 
-Evaluator::Evaluator(EvalConfig C, Executor &E, EvalCache *Cache)
-    : Config(std::move(C)), Exec(E), Cache(Cache) {}
+//===----------------------------------------------------------------------===//
+// The interface: each call is the implementation's.
+//===----------------------------------------------------------------------===//
 
+Evaluator::Evaluator(std::unique_ptr<EvaluatorImpl> Impl)
+    : Impl(std::move(Impl)) {}
 Evaluator::~Evaluator() = default;
 
-double Evaluator::processSeconds() const {
+llvm::Expected<std::unique_ptr<Evaluator>>
+Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
+  auto Impl = EvaluatorImpl::create(std::move(Config), Exec, Cache);
+  if (!Impl)
+    return Impl.takeError();
+  return std::unique_ptr<Evaluator>(new Evaluator(std::move(*Impl)));
+}
+
+llvm::Error Evaluator::prepareBaseline(const Target *T) {
+  return Impl->prepareBaseline(T);
+}
+std::vector<EvalResult> Evaluator::evaluate(llvm::ArrayRef<Variant> Variants,
+                                            const Target &T) {
+  return Impl->evaluate(Variants, T);
+}
+EvalResult Evaluator::evaluate(const Variant &V, const Target &T) {
+  return Impl->evaluate(V, T);
+}
+EvalResult Evaluator::retime(const Variant &V, const Target &T,
+                             unsigned Repetitions) {
+  return Impl->retime(V, T, Repetitions);
+}
+EvalResult Evaluator::verify(const Variant &V, const Target &T,
+                             unsigned Repetitions) {
+  return Impl->verify(V, T, Repetitions);
+}
+CpuEvidence Evaluator::cpuEvidence(const Target &T) {
+  return Impl->cpuEvidence(T);
+}
+const EvalConfig &Evaluator::config() const { return Impl->config(); }
+llvm::StringRef Evaluator::originalText() const { return Impl->originalText(); }
+double Evaluator::processSeconds() const { return Impl->processSeconds(); }
+std::string Evaluator::cacheKey(const Variant &V, const Target &T) const {
+  return Impl->cacheKey(V, T);
+}
+unsigned Evaluator::feedbackTestCount() const {
+  return Impl->feedbackTestCount();
+}
+unsigned Evaluator::heldOutTestCount() const {
+  return Impl->heldOutTestCount();
+}
+llvm::Expected<std::vector<ApiUse>>
+Evaluator::addedCalls(llvm::StringRef VariantText, const Target &T) {
+  return Impl->addedCalls(VariantText, T);
+}
+WorkloadFacts Evaluator::workload() const { return Impl->workload(); }
+SanitizerVerdict Evaluator::sanitize(const Variant &V) {
+  return Impl->sanitize(V);
+}
+
+//===----------------------------------------------------------------------===//
+// The implementation.
+//===----------------------------------------------------------------------===//
+
+EvaluatorImpl::EvaluatorImpl(EvalConfig C, Executor &E, EvalCache *Cache)
+    : Config(std::move(C)), Exec(E), Cache(Cache) {}
+
+EvaluatorImpl::~EvaluatorImpl() = default;
+
+double EvaluatorImpl::processSeconds() const {
   std::lock_guard<std::mutex> L(StatsMutex);
   return ProcessTime;
 }
 
-Evaluator::Harness::~Harness() = default;
+EvaluatorImpl::Harness::~Harness() = default;
 
-llvm::Error Evaluator::Harness::simulateRun(Built &B,
-                                            std::vector<std::string> Argv,
-                                            llvm::StringRef Stdin,
-                                            llvm::StringRef What,
-                                            CallgrindProfile &Into) {
+llvm::Error EvaluatorImpl::Harness::simulateRun(Built &B,
+                                                std::vector<std::string> Argv,
+                                                llvm::StringRef Stdin,
+                                                llvm::StringRef What,
+                                                CallgrindProfile &Into) {
   RunRequest R;
   R.Stdin = Stdin.str();
   R.Argv =
@@ -99,8 +160,8 @@ static std::string compilerVersion(const clang::tooling::CompileCommand &C,
   return Argv.front() + "\n" + R->Stdout;
 }
 
-llvm::Expected<std::unique_ptr<Evaluator>>
-Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
+llvm::Expected<std::unique_ptr<EvaluatorImpl>>
+EvaluatorImpl::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
   auto Buf = llvm::MemoryBuffer::getFile(Config.File);
   if (!Buf)
     return llvm::createStringError("cannot read '" + Config.File +
@@ -114,7 +175,8 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
     return llvm::createStringError(
         optionRef("Timeout") +
         " must be a number of seconds above 0 (and at most a day)");
-  std::unique_ptr<Evaluator> E(new Evaluator(std::move(Config), Exec, Cache));
+  std::unique_ptr<EvaluatorImpl> E(
+      new EvaluatorImpl(std::move(Config), Exec, Cache));
   E->Original = (*Buf)->getBuffer().str();
   const EvalConfig &C = E->Config;
   E->Mode = C.programMode() ? makeProgramHarness(*E) : makeProjectHarness(*E);
@@ -160,13 +222,14 @@ Evaluator::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
   return E;
 }
 
-std::string Evaluator::cacheKey(const Variant &V, const Target &T) const {
+std::string EvaluatorImpl::cacheKey(const Variant &V, const Target &T) const {
   llvm::SHA256 H;
   H.update(Fingerprint + '\0' + T.Name + '\0' + V.Text);
   return llvm::toHex(H.final(), true);
 }
 
-llvm::Expected<const VariantScreen *> Evaluator::screenFor(const Target &T) {
+llvm::Expected<const VariantScreen *>
+EvaluatorImpl::screenFor(const Target &T) {
   std::lock_guard<std::mutex> L(ScreenMutex);
   if (!Screen || ScreenTarget != T.Name) {
     // The screen reads what the build compiler compiles: GCC's branches
@@ -188,23 +251,23 @@ llvm::Expected<const VariantScreen *> Evaluator::screenFor(const Target &T) {
   return Screen.get();
 }
 
-std::optional<std::string> Evaluator::screen(const Variant &V,
-                                             const Target &T) {
+std::optional<std::string> EvaluatorImpl::screen(const Variant &V,
+                                                 const Target &T) {
   auto S = screenFor(T);
   if (!S)
     return "the static screen could not run: " + llvm::toString(S.takeError());
   return (*S)->screen(V.Text);
 }
 
-llvm::Expected<std::vector<ApiUse>> Evaluator::addedCalls(llvm::StringRef Text,
-                                                          const Target &T) {
+llvm::Expected<std::vector<ApiUse>>
+EvaluatorImpl::addedCalls(llvm::StringRef Text, const Target &T) {
   auto S = screenFor(T);
   if (!S)
     return S.takeError();
   return (*S)->addedCalls(Text);
 }
 
-llvm::Error Evaluator::prepareBaseline(const Target *T) {
+llvm::Error EvaluatorImpl::prepareBaseline(const Target *T) {
   // The static screen's parse of the original runs beside the baseline's
   // build and runs: on two cores that is most of its cost hidden.
   // The pool's destructor waits for the parse, however this returns.
@@ -251,18 +314,19 @@ llvm::Error Evaluator::prepareBaseline(const Target *T) {
   if (Config.Measure == MeasureMode::Instructions) {
     // Its hot lines are the workload's words for the model (workload()).
     EvalResult Profile;
-    auto Costs =
-        Mode->measureOnce(*Baseline, MeasureMode::Instructions, &Profile);
+    auto Costs = Mode->measureOnce(*Baseline, MeasureMode::Instructions,
+                                   TimingSet::Feedback, &Profile);
     if (!Costs)
       return llvm::createStringError(
           "the unmodified program cannot be measured: " +
           llvm::toString(Costs.takeError()));
-    baselineCost()[MeasureMode::Instructions] = *Costs;
+    baselineCost(TimingSet::Feedback)[MeasureMode::Instructions] = *Costs;
     mergeHotLines(Profile.HotLines, sum(*Costs));
     BaselineHotLines = std::move(Profile.HotLines);
   } else {
     // A baseline that cannot be timed is said here, not at every variant.
-    auto Costs = Mode->measureOnce(*Baseline, Config.Measure, nullptr);
+    auto Costs = Mode->measureOnce(*Baseline, Config.Measure,
+                                   TimingSet::Feedback, nullptr);
     if (!Costs)
       return llvm::createStringError(
           "the unmodified program cannot be measured: " +
@@ -271,10 +335,10 @@ llvm::Error Evaluator::prepareBaseline(const Target *T) {
   return llvm::Error::success();
 }
 
-void Evaluator::screenAndBuild(llvm::ArrayRef<const Variant *> Vs,
-                               const Target &T, llvm::StringRef Tag,
-                               std::vector<std::optional<std::string>> &Why,
-                               std::vector<std::optional<Built>> &Builds) {
+void EvaluatorImpl::screenAndBuild(llvm::ArrayRef<const Variant *> Vs,
+                                   const Target &T, llvm::StringRef Tag,
+                                   std::vector<std::optional<std::string>> &Why,
+                                   std::vector<std::optional<Built>> &Builds) {
   // The screen's parse and the compiler on different cores at once, each
   // in its own pool (-j counts builds: with -j 1 a screen still runs beside
   // the build, which on a real project saved the parse's second of every
@@ -310,8 +374,8 @@ void Evaluator::screenAndBuild(llvm::ArrayRef<const Variant *> Vs,
     }
 }
 
-std::vector<EvalResult> Evaluator::evaluate(llvm::ArrayRef<Variant> Variants,
-                                            const Target &T) {
+std::vector<EvalResult>
+EvaluatorImpl::evaluate(llvm::ArrayRef<Variant> Variants, const Target &T) {
   std::vector<EvalResult> Results(Variants.size());
   std::vector<std::string> Keys(Variants.size());
   std::vector<size_t> Fresh;
@@ -354,25 +418,25 @@ std::vector<EvalResult> Evaluator::evaluate(llvm::ArrayRef<Variant> Variants,
   return Results;
 }
 
-EvalResult Evaluator::evaluate(const Variant &V, const Target &T) {
+EvalResult EvaluatorImpl::evaluate(const Variant &V, const Target &T) {
   return evaluate(llvm::ArrayRef<Variant>(V), T).front();
 }
 
-EvalResult Evaluator::retime(const Variant &V, const Target &T,
-                             unsigned Repetitions) {
+EvalResult EvaluatorImpl::retime(const Variant &V, const Target &T,
+                                 unsigned Repetitions) {
   return verification(V, T, Repetitions, "retime", /*CrossCheck=*/false);
 }
 
-EvalResult Evaluator::verify(const Variant &V, const Target &T,
-                             unsigned Repetitions) {
+EvalResult EvaluatorImpl::verify(const Variant &V, const Target &T,
+                                 unsigned Repetitions) {
   EvalResult R = verification(V, T, Repetitions, "verify", /*CrossCheck=*/true);
   creditHintsApart(V, T, Repetitions, R);
   return R;
 }
 
-EvalResult Evaluator::verification(const Variant &V, const Target &T,
-                                   unsigned Repetitions, llvm::StringRef Tag,
-                                   bool CrossCheck) {
+EvalResult EvaluatorImpl::verification(const Variant &V, const Target &T,
+                                       unsigned Repetitions,
+                                       llvm::StringRef Tag, bool CrossCheck) {
   std::vector<std::optional<std::string>> Why;
   std::vector<std::optional<Built>> Builds;
   screenAndBuild({&V}, T, Tag, Why, Builds);
@@ -390,10 +454,10 @@ EvalResult Evaluator::verification(const Variant &V, const Target &T,
     measureHeldOut(B, Repetitions, R);
   if (B.Ok && CrossCheck) {
     // The cross-check measures the inputs whose ratio is reported.
-    llvm::SaveAndRestore<TimingSet> On(Timing, R.TimedOn == TimingSet::HeldOut
-                                                   ? TimingSet::HeldOut
-                                                   : TimingSet::Feedback);
-    crossCheck(B, R);
+    crossCheck(B,
+               R.TimedOn == TimingSet::HeldOut ? TimingSet::HeldOut
+                                               : TimingSet::Feedback,
+               R);
     creditHintsByTime(V, R);
   }
   R.JobIds = std::move(B.JobIds);
@@ -413,7 +477,8 @@ static void markUnverified(EvalResult &R, const std::string &Why) {
   R.Ratio = 1.0;
 }
 
-void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
+void EvaluatorImpl::measureHeldOut(Built &B, unsigned Repetitions,
+                                   EvalResult &R) {
   R.TimedOn = TimingSet::Feedback;
   // No input the search did not see at all: the ratio is the one on the
   // inputs it saw, and the note says so (too small a one is unverified,
@@ -422,24 +487,24 @@ void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
     R.Notes.push_back(std::move(*Why));
     return;
   }
-  llvm::SaveAndRestore<TimingSet> On(Timing, TimingSet::HeldOut);
+  constexpr TimingSet On = TimingSet::HeldOut;
   if (Config.Measure == MeasureMode::Instructions &&
-      baselineCost()[MeasureMode::Instructions].empty()) {
+      baselineCost(On)[MeasureMode::Instructions].empty()) {
     auto Costs =
-        Mode->measureOnce(*Baseline, MeasureMode::Instructions, nullptr);
+        Mode->measureOnce(*Baseline, MeasureMode::Instructions, On, nullptr);
     if (!Costs) {
       recordFailure(Costs.takeError(), R);
       R.Reason =
           "the baseline cannot be measured on the held-out inputs: " + R.Reason;
       return;
     }
-    baselineCost()[MeasureMode::Instructions] = *Costs;
+    baselineCost(On)[MeasureMode::Instructions] = *Costs;
   }
   // Only the ratio comes back: the held-out runs' hot lines and failures
   // say nothing of what they expected.
   EvalResult H;
   H.Status = EvalStatus::Ok;
-  measure(B, Repetitions, H);
+  measure(B, Repetitions, On, H);
   if (!H.ok() && Mode->bench())
     H.Reason = "on the held-out bench: " + H.Reason;
   if (!H.ok()) {
@@ -492,7 +557,7 @@ void Evaluator::measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R) {
   }
 }
 
-WorkloadFacts Evaluator::workload() const {
+WorkloadFacts EvaluatorImpl::workload() const {
   WorkloadFacts W;
   Mode->addWorkload(W);
   W.BaselineHotLines = BaselineHotLines;
@@ -521,28 +586,29 @@ void maxcode::mergeHotLines(std::vector<HotLine> &Lines, double Total) {
     Lines.resize(10);
 }
 
-EvalResult Evaluator::checkAndMeasure(Built &B, unsigned Repetitions,
-                                      bool HeldOutToo) {
+EvalResult EvaluatorImpl::checkAndMeasure(Built &B, unsigned Repetitions,
+                                          bool HeldOutToo) {
   EvalResult Out = B.Result;
   Out.Status = EvalStatus::Ok;
   Mode->check(B, HeldOutToo, Out);
   if (!Out.ok())
     return Out;
-  measure(B, Repetitions, Out);
+  measure(B, Repetitions, TimingSet::Feedback, Out);
   return Out;
 }
 
-void Evaluator::measure(Built &B, unsigned Repetitions, EvalResult &Out) {
+void EvaluatorImpl::measure(Built &B, unsigned Repetitions, TimingSet On,
+                            EvalResult &Out) {
   Out.CostUnit = Config.Measure == MeasureMode::Instructions    ? "instructions"
                  : Config.Measure == MeasureMode::CudaKernel    ? "gpu-ns"
                  : Mode->bench() && !Config.BenchMetric.empty() ? "bench-metric"
                                                                 : "seconds";
   std::vector<double> A, V;
   if (Config.Measure == MeasureMode::Instructions) {
-    auto Costs = Mode->measureOnce(B, MeasureMode::Instructions, &Out);
+    auto Costs = Mode->measureOnce(B, MeasureMode::Instructions, On, &Out);
     if (!Costs)
       return recordFailure(Costs.takeError(), Out);
-    A = {sum(baselineCost()[MeasureMode::Instructions])};
+    A = {sum(baselineCost(On)[MeasureMode::Instructions])};
     V = {sum(*Costs)};
     Out.Repetitions = 1;
   } else {
@@ -550,14 +616,15 @@ void Evaluator::measure(Built &B, unsigned Repetitions, EvalResult &Out) {
     for (bool Warm : {true, false}) {
       unsigned Reps = Warm ? Config.Warmups : Repetitions;
       for (unsigned I = 0; I < Reps; ++I) {
-        auto CA = Mode->measureOnce(*Baseline, Config.Measure, nullptr);
+        auto CA = Mode->measureOnce(*Baseline, Config.Measure, On, nullptr);
         if (!CA) {
           recordFailure(CA.takeError(), Out);
           Out.Status = EvalStatus::Crash;
           Out.Reason = "the baseline failed while timing: " + Out.Reason;
           return;
         }
-        auto CV = Mode->measureOnce(B, Config.Measure, Warm ? nullptr : &Out);
+        auto CV =
+            Mode->measureOnce(B, Config.Measure, On, Warm ? nullptr : &Out);
         if (!CV)
           return recordFailure(CV.takeError(), Out);
         if (Warm)
@@ -589,16 +656,16 @@ void Evaluator::measure(Built &B, unsigned Repetitions, EvalResult &Out) {
                                                                     : "same");
 }
 
-llvm::Expected<double> Evaluator::floorCost(MeasureMode M) {
-  if (auto It = floorCosts().find(M); It != floorCosts().end())
+llvm::Expected<double> EvaluatorImpl::floorCost(MeasureMode M, TimingSet On) {
+  if (auto It = floorCosts(On).find(M); It != floorCosts(On).end())
     return It->second;
   // The cost of a program that does nothing, run as every measured run is
   // (Harness::floorRuns): its median.
-  auto Runs = Mode->floorRuns(M);
+  auto Runs = Mode->floorRuns(M, On);
   if (!Runs)
     return Runs.takeError();
   llvm::sort(*Runs);
   double F = (*Runs)[Runs->size() / 2];
-  floorCosts()[M] = F;
+  floorCosts(On)[M] = F;
   return F;
 }

@@ -5,30 +5,248 @@
 //===----------------------------------------------------------------------===//
 ///
 /// \file
-/// What the files of the evaluator share (lib/Eval only): a built variant, a
-/// run and its outcome, the helpers every run uses, and the harness
-/// interface whose two implementations are program mode (a program and its
-/// test pairs: ProgramHarness.cpp) and project mode (a project's build,
-/// test and bench commands: ProjectHarness.cpp). The Evaluator orchestrates
-/// (Evaluator.cpp); building (EvalBuild.cpp), running (EvalRun.cpp) and the
-/// cross-check (CrossCheck.cpp) are the same for both.
+/// What the files of the evaluator share (lib/Eval only): the evaluator's
+/// implementation behind the public Evaluator (its state: the tests and
+/// their sets, the baseline, the screen, the caches of costs), a built
+/// variant, a run and its outcome, the helpers every run uses, and the
+/// harness interface whose two implementations are program mode (a program
+/// and its test pairs: ProgramHarness.cpp) and project mode (a project's
+/// build, test and bench commands: ProjectHarness.cpp). EvaluatorImpl
+/// orchestrates (Evaluator.cpp); building (EvalBuild.cpp), running
+/// (EvalRun.cpp) and the cross-check (CrossCheck.cpp) are the same for
+/// both.
 ///
 //===----------------------------------------------------------------------===//
 
 #ifndef MAXCODE_LIB_EVAL_EVALUATORIMPL_H
 #define MAXCODE_LIB_EVAL_EVALUATORIMPL_H
 
+#include "maxcode/Eval/BinaryCheck.h"
+#include "maxcode/Eval/CuptiReport.h"
 #include "maxcode/Eval/Evaluator.h"
+#include "maxcode/Eval/WorkerTrees.h"
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Process.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace maxcode {
 
-struct Evaluator::Built {
+/// The evaluator itself (Evaluator is its interface): the orchestration,
+/// the baseline, the state of the mode's harness and of every run.
+class EvaluatorImpl {
+public:
+  /// Checks the configuration (tests exist, commands given, the supervisor
+  /// is there), splits the tests, and scans the original for the static
+  /// screen; does not build.
+  static llvm::Expected<std::unique_ptr<EvaluatorImpl>>
+  create(EvalConfig Config, Executor &Exec, EvalCache *Cache = nullptr);
+  ~EvaluatorImpl();
+
+  /// Builds and checks the unmodified program on every test and measures it
+  /// once. An error here stops everything: the baseline must work before
+  /// any search. With \p T, the static screen for it is made meanwhile.
+  llvm::Error prepareBaseline(const Target *T = nullptr);
+
+  /// Evaluates \p Variants of \p T on the feedback tests: screens each,
+  /// builds in parallel, then checks and measures each against the
+  /// baseline, timed runs one at a time.
+  std::vector<EvalResult> evaluate(llvm::ArrayRef<Variant> Variants,
+                                   const Target &T);
+  EvalResult evaluate(const Variant &V, const Target &T);
+
+  /// Re-times \p V against the baseline with \p Repetitions pairs, on every
+  /// test and with the ratio on held-out inputs as verify does (no
+  /// cross-check): a new incumbent's second look during the search.
+  EvalResult retime(const Variant &V, const Target &T, unsigned Repetitions);
+
+  /// The final verification (DESIGN section 1 step 4): rebuilds \p V,
+  /// re-runs every test, held-out ones included, re-times it with
+  /// \p Repetitions pairs, and cross-checks every credited speedup with the
+  /// other CPU measure.
+  EvalResult verify(const Variant &V, const Target &T, unsigned Repetitions);
+
+  /// Why \p T's lines are slow in the baseline (CpuEvidence.h): the build
+  /// compiler's optimisation remarks on them, and a run of every timed
+  /// input (program mode) or of the bench (project mode) under callgrind's
+  /// cache and branch simulation. What cannot be had is a note in it, never
+  /// an error.
+  CpuEvidence cpuEvidence(const Target &T);
+
+  const EvalConfig &config() const { return Config; }
+  /// The original text of the target's file, as read once at the start.
+  llvm::StringRef originalText() const { return Original; }
+  /// Time spent in builds and runs, for the tool's overhead accounting.
+  double processSeconds() const;
+  /// The cache key of a variant (what makes two evaluations the same).
+  std::string cacheKey(const Variant &V, const Target &T) const;
+  /// The tests of program mode: feedback ones (the search sees their
+  /// results) and held-out ones (only a winner's verification runs them).
+  unsigned feedbackTestCount() const { return Feedback.size(); }
+  unsigned heldOutTestCount() const { return HeldOut.size(); }
+  /// The calls a variant of \p T adds that the summary of an applied winner
+  /// warns about (file system, processes, network); fails when they cannot
+  /// be listed.
+  llvm::Expected<std::vector<ApiUse>> addedCalls(llvm::StringRef VariantText,
+                                                 const Target &T);
+  /// The workload as the baseline's preparation found it.
+  WorkloadFacts workload() const;
+  /// Builds \p V with AddressSanitizer and UndefinedBehaviorSanitizer and
+  /// runs every test under them (program mode, C++; docs/Evaluation.md,
+  /// "The review of a winner"). A finding counts when the original's build
+  /// with the same sanitizers has none on that test.
+  SanitizerVerdict sanitize(const Variant &V);
+
+private:
+  struct Built;
+  struct RunOutcome;
+  struct RunRequest;
+  /// What program and project mode do differently (EvaluatorImpl.h).
+  class Harness;
+  class ProgramHarness;
+  class ProjectHarness;
+  /// Program mode: a program built from the target's file, run on test
+  /// pairs (ProgramHarness.cpp).
+  static std::unique_ptr<Harness> makeProgramHarness(EvaluatorImpl &E);
+  /// Project mode: the user's build, test and bench commands in a copy of
+  /// the project (ProjectHarness.cpp).
+  static std::unique_ptr<Harness> makeProjectHarness(EvaluatorImpl &E);
+  EvaluatorImpl(EvalConfig Config, Executor &Exec, EvalCache *Cache);
+  std::optional<std::string> screen(const Variant &V, const Target &T);
+  void screenAndBuild(llvm::ArrayRef<const Variant *> Vs, const Target &T,
+                      llvm::StringRef Tag,
+                      std::vector<std::optional<std::string>> &Why,
+                      std::vector<std::optional<Built>> &Builds);
+  llvm::Expected<const VariantScreen *> screenFor(const Target &T);
+  /// \p Sanitized: with the sanitizers' flags (sanitize()).
+  Built build(llvm::StringRef Text, llvm::StringRef Tag,
+              bool Sanitized = false);
+  /// Checks and measures a built variant. \p HeldOutToo: also the held-out
+  /// tests (verification).
+  EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool HeldOutToo);
+  /// Measures \p B against the baseline on the timed inputs of \p On.
+  void measure(Built &B, unsigned Repetitions, TimingSet On, EvalResult &Out);
+  /// The other measure's word on \p Out's speedup, measured on the timed
+  /// inputs of \p On (those whose ratio \p Out reports).
+  void crossCheck(Built &B, TimingSet On, EvalResult &Out);
+  /// A variant of compiler hints only, by instructions: credited what the
+  /// cross-check's wall time confirms (HintsOnly), 1.0 where it does not.
+  void creditHintsByTime(const Variant &V, EvalResult &Out);
+  /// A variant by instructions that adds hints beside code: its code alone
+  /// is verified too, and the hints' share beyond it credited only where
+  /// the cross-check's wall time confirms it (CodeRatio).
+  void creditHintsApart(const Variant &V, const Target &T, unsigned Repetitions,
+                        EvalResult &Out);
+  /// verify and retime: every test, the ratio on held-out inputs, and with
+  /// \p CrossCheck the other measure's word.
+  EvalResult verification(const Variant &V, const Target &T,
+                          unsigned Repetitions, llvm::StringRef Tag,
+                          bool CrossCheck);
+  /// A cross-check's measurements by the other measure (crossCheck).
+  struct CrossCheckState;
+  /// What a run of a program that does nothing costs under \p M, summed
+  /// over the timed inputs of \p On: the floor no variant goes below.
+  llvm::Expected<double> floorCost(MeasureMode M, TimingSet On);
+  /// Runs the built program (or a project command) once, in a fresh
+  /// folder, under the supervisor, in the sandbox every run of \p B gets.
+  llvm::Expected<RunOutcome> runOnce(Built &B, const RunRequest &R);
+  /// The name of \p R's fresh folder: the same in every process that runs
+  /// the same search, numbered by how many runs of \p R came before.
+  std::string runFolderName(const RunRequest &R);
+  /// Fills \p S and \p P for run \p R of \p B in Out's folder: limits,
+  /// environment, the program, and the CUPTI and profile folders \p R asks
+  /// for.
+  llvm::Error setUpRun(Built &B, const RunRequest &R, RunOutcome &Out,
+                       ProcessSpec &S, SandboxPolicy &P);
+  /// The sandbox every build and run shares (DESIGN section 7): the same
+  /// read-only allow-list; what is writable differs.
+  SandboxPolicy basePolicy(const Built &B) const;
+  ProcessSpec baseSpec(const Built &B) const;
+  /// The address-space limit of a run (none for CUDA programs).
+  uint64_t memoryLimit() const;
+  /// One metrics pass of a measured variant: \p Kernel's metrics and launch
+  /// configuration into Out.Metrics (what the critic's GPU tags read).
+  void collectGpuMetrics(Built &B, llvm::StringRef Kernel, EvalResult &Out);
+  /// Runs \p S through the executor; the job's id, if any, is recorded with
+  /// the variant \p For.
+  llvm::Expected<ProcessResult> runTracked(const ProcessSpec &S, JobKind K,
+                                           Built *For = nullptr);
+
+  /// Which timed inputs measurements use (DESIGN section 4, rule 10): the
+  /// costliest feedback tests while searching, the costliest held-out ones
+  /// for the ratio a verification reports. Every measurement names its set.
+  const std::vector<size_t> &timed(TimingSet On) const {
+    return On == TimingSet::HeldOut ? TimedHeldOut : TimedTests;
+  }
+  /// The baseline's deterministic costs and the start-up floors on the
+  /// timed inputs of \p On, by measure.
+  std::map<MeasureMode, std::vector<double>> &baselineCost(TimingSet On) {
+    return BaselineCost[int(On)];
+  }
+  std::map<MeasureMode, double> &floorCosts(TimingSet On) {
+    return FloorCost[int(On)];
+  }
+  /// Re-measures verified \p R's variant \p B on the held-out timed inputs
+  /// and makes that the ratio \p R reports (rule 10), saying so when it is
+  /// fast only on the inputs the search saw.
+  void measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R);
+
+  EvalConfig Config;
+  /// Program or project mode.
+  std::unique_ptr<Harness> Mode;
+  Executor &Exec;
+  EvalCache *Cache;
+  std::string Original;
+  std::vector<TestCase> Tests;
+  /// Indices into Tests. Derived: the inputs derived from the tests (rule
+  /// 13), after the user's; like held-out ones, only verifications run
+  /// them, and TimedHeldOut takes the costliest of both.
+  std::vector<size_t> Feedback, HeldOut, Derived, TimedTests, TimedHeldOut;
+  /// Each test's cost in the baseline's check run: CPU seconds (under
+  /// --measure=instructions, instructions; countBaselineTests), then wall.
+  std::vector<std::pair<double, double>> BaselineRunCost;
+  /// Each test's outputs in the baseline's check runs, where they hold
+  /// decimals (two runs): what a variant's answers are held to.
+  std::vector<std::vector<std::string>> BaselineOutputs;
+  /// The static screen of the target, made once from the original.
+  std::unique_ptr<VariantScreen> Screen;
+  std::string ScreenTarget;
+  std::mutex ScreenMutex;
+  std::unique_ptr<Built> Baseline;
+  /// The baseline's hot lines on the timed feedback inputs (instructions).
+  std::vector<HotLine> BaselineHotLines;
+  /// The original's findings under the sanitizers, by test (empty: clean),
+  /// once sanitize() has asked; or why it cannot be checked.
+  std::optional<std::vector<std::string>> BaselineFindings;
+  std::string SanitizeUnavailable;
+  std::mutex SanitizeMutex;
+  /// Project mode under bubblewrap: the built copies variants are swapped
+  /// into (WorkerTrees.h); none otherwise.
+  std::unique_ptr<WorkerTrees> Trees;
+  /// What the baseline's linked program imports and holds (program mode),
+  /// for the check of each variant's (BinaryCheck.h).
+  std::optional<BinaryFacts> BaselineBinary;
+  /// Deterministic measures of the baseline, by TimingSet and measure.
+  std::map<MeasureMode, std::vector<double>> BaselineCost[2];
+  std::map<MeasureMode, double> FloorCost[2];
+  std::unique_ptr<Built> Null; ///< The empty program, for floorCost.
+  /// The inputs derived from the tests and the baseline's answers (Derived),
+  /// for the evaluator's life.
+  std::optional<ScratchDir> DerivedFolder;
+  std::string Fingerprint;
+  mutable std::mutex StatsMutex;
+  double ProcessTime = 0;
+  /// How many jobs of each kind and text were started, so that repeated
+  /// runs (timing repetitions) get keys of their own (runTracked).
+  llvm::StringMap<unsigned> JobsStarted;
+};
+
+struct EvaluatorImpl::Built {
   std::optional<ScratchDir> Dir;
   std::string Text;
   std::string SourcePath; ///< The variant's file in scratch.
@@ -38,14 +256,14 @@ struct Evaluator::Built {
   bool TreeUsed = false;  ///< A run has used Tree since it was restored.
   EvalResult Result;      ///< Filled up to the build.
   bool Ok = false;
-  /// Built with the sanitizers (Evaluator::sanitize): its runs get their
+  /// Built with the sanitizers (EvaluatorImpl::sanitize): its runs get their
   /// options and no address-space limit (ASan reserves terabytes).
   bool Sanitized = false;
   /// The scheduler's ids of the jobs run for this variant (Slurm).
   std::vector<std::string> JobIds;
 };
 
-struct Evaluator::RunRequest {
+struct EvaluatorImpl::RunRequest {
   /// The program's command inside the run's folder ("./prog", valgrind ...,
   /// or a project command through /bin/sh).
   std::vector<std::string> Argv;
@@ -61,7 +279,7 @@ struct Evaluator::RunRequest {
   bool Profile = false;
 };
 
-struct Evaluator::RunOutcome {
+struct EvaluatorImpl::RunOutcome {
   ProcessResult Proc;
   SupervisorReport Report;
   /// The run's folder on this machine: its callgrind profiles, until the
@@ -75,9 +293,9 @@ struct Evaluator::RunOutcome {
 /// (DESIGN section 4): where a variant is built and where its runs work, how
 /// it is checked, what one measured run is, and what a run that does
 /// nothing costs. Everything else is the Evaluator's, the same for both.
-class Evaluator::Harness {
+class EvaluatorImpl::Harness {
 public:
-  explicit Harness(Evaluator &E) : E(E) {}
+  explicit Harness(EvaluatorImpl &E) : E(E) {}
   virtual ~Harness();
 
   /// Checks the configuration and reads what evaluations need.
@@ -105,14 +323,18 @@ public:
   /// What the baseline teaches once it passed its checks.
   virtual llvm::Error learnFromBaseline() = 0;
   /// One measured run of every timed input (or of the bench): their costs.
+  /// \p On: which timed inputs (or bench: the held-out one, where given).
   virtual llvm::Expected<std::vector<double>>
-  measureOnce(Built &B, MeasureMode M, EvalResult *Into) = 0;
-  /// By wall time alone, one run of \p B as the cross-check measures it;
-  /// \p Cpu (where not null and known): the CPU seconds it spent.
-  virtual llvm::Expected<double> measureWall(Built &B, double *Cpu) = 0;
+  measureOnce(Built &B, MeasureMode M, TimingSet On, EvalResult *Into) = 0;
+  /// By wall time alone, one run of \p B on \p On as the cross-check
+  /// measures it; \p Cpu (where not null and known): the CPU seconds it
+  /// spent.
+  virtual llvm::Expected<double> measureWall(Built &B, TimingSet On,
+                                             double *Cpu) = 0;
   /// What runs that do nothing cost under \p M, summed over the timed
-  /// inputs: samples of the start-up floor.
-  virtual llvm::Expected<std::vector<double>> floorRuns(MeasureMode M) = 0;
+  /// inputs of \p On: samples of the start-up floor.
+  virtual llvm::Expected<std::vector<double>> floorRuns(MeasureMode M,
+                                                        TimingSet On) = 0;
   /// Whether a cost is a bench's (one command, its own figure or its wall
   /// time) rather than the program's on its inputs.
   virtual bool bench() const = 0;
@@ -122,7 +344,7 @@ public:
   /// test, from which nothing could be derived; no held-out bench given);
   /// nothing when it has.
   virtual std::optional<std::string> noHeldOutTiming() const = 0;
-  /// What the workload is, into \p W (Evaluator::workload).
+  /// What the workload is, into \p W (EvaluatorImpl::workload).
   virtual void addWorkload(WorkloadFacts &W) const = 0;
   /// Runs \p B, built with the sanitizers, on every test: for each, the
   /// first finding its run reported, empty when none; an error when the
@@ -142,7 +364,7 @@ protected:
                           llvm::StringRef Stdin, llvm::StringRef What,
                           CallgrindProfile &Into);
 
-  Evaluator &E;
+  EvaluatorImpl &E;
 };
 
 namespace evaldetail {

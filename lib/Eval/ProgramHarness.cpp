@@ -35,7 +35,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -50,7 +49,7 @@ using namespace maxcode;
 using namespace maxcode::evaldetail;
 
 namespace maxcode {
-class Evaluator::ProgramHarness : public Evaluator::Harness {
+class EvaluatorImpl::ProgramHarness : public EvaluatorImpl::Harness {
 public:
   using Harness::Harness;
   llvm::Error prepare() override;
@@ -64,10 +63,12 @@ public:
   RunRequest metricsRun() const override;
   void check(Built &B, bool HeldOutToo, EvalResult &Out) override;
   llvm::Error learnFromBaseline() override;
-  llvm::Expected<std::vector<double>> measureOnce(Built &B, MeasureMode M,
-                                                  EvalResult *Into) override;
-  llvm::Expected<double> measureWall(Built &B, double *Cpu) override;
-  llvm::Expected<std::vector<double>> floorRuns(MeasureMode M) override;
+  llvm::Expected<std::vector<double>>
+  measureOnce(Built &B, MeasureMode M, TimingSet On, EvalResult *Into) override;
+  llvm::Expected<double> measureWall(Built &B, TimingSet On,
+                                     double *Cpu) override;
+  llvm::Expected<std::vector<double>> floorRuns(MeasureMode M,
+                                                TimingSet On) override;
   bool bench() const override { return false; }
   size_t timedCount(TimingSet S) const override {
     return (S == TimingSet::HeldOut ? E.TimedHeldOut : E.TimedTests).size();
@@ -134,12 +135,12 @@ private:
 };
 } // namespace maxcode
 
-std::unique_ptr<Evaluator::Harness>
-Evaluator::makeProgramHarness(Evaluator &E) {
+std::unique_ptr<EvaluatorImpl::Harness>
+EvaluatorImpl::makeProgramHarness(EvaluatorImpl &E) {
   return std::make_unique<ProgramHarness>(E);
 }
 
-llvm::Error Evaluator::ProgramHarness::prepare() {
+llvm::Error EvaluatorImpl::ProgramHarness::prepare() {
   if (!E.Config.HoldoutBenchCmd.empty())
     return llvm::createStringError(
         optionRef("HoldoutBenchCommand") +
@@ -165,7 +166,7 @@ llvm::Error Evaluator::ProgramHarness::prepare() {
   return llvm::Error::success();
 }
 
-bool Evaluator::ProgramHarness::wantsCounts() const {
+bool EvaluatorImpl::ProgramHarness::wantsCounts() const {
   // Under instructions, what each input costs the baseline is counted, not
   // timed: CPU times of a few milliseconds tie at the clock's resolution,
   // and the tie went to the largest input, not the costliest (a loaded
@@ -177,8 +178,8 @@ bool Evaluator::ProgramHarness::wantsCounts() const {
          (E.Tests.size() >= 3 || E.Config.DerivedInputs > 0);
 }
 
-llvm::Error
-Evaluator::ProgramHarness::countBaselineTests(llvm::ArrayRef<size_t> Which) {
+llvm::Error EvaluatorImpl::ProgramHarness::countBaselineTests(
+    llvm::ArrayRef<size_t> Which) {
   std::vector<std::optional<std::string>> Failed(Which.size());
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(
       std::max(1u, std::min<unsigned>(E.Exec.parallelism(), Which.size()))));
@@ -203,7 +204,7 @@ Evaluator::ProgramHarness::countBaselineTests(llvm::ArrayRef<size_t> Which) {
   return llvm::Error::success();
 }
 
-void Evaluator::ProgramHarness::chooseTimedTests() {
+void EvaluatorImpl::ProgramHarness::chooseTimedTests() {
   auto Costliest = [&](std::vector<size_t> Order) {
     std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
       if (E.BaselineRunCost[A] != E.BaselineRunCost[B])
@@ -222,9 +223,10 @@ void Evaluator::ProgramHarness::chooseTimedTests() {
   E.TimedHeldOut = Costliest(Unseen);
 }
 
-llvm::Error Evaluator::ProgramHarness::placeBuild(Built &B, WorkerTrees::Tree *,
-                                                  ProcessSpec &Spec,
-                                                  SandboxPolicy &) {
+llvm::Error EvaluatorImpl::ProgramHarness::placeBuild(Built &B,
+                                                      WorkerTrees::Tree *,
+                                                      ProcessSpec &Spec,
+                                                      SandboxPolicy &) {
   const std::string &Scratch = B.Dir->path();
   llvm::SmallString<256> Src(Scratch);
   llvm::sys::path::append(Src, llvm::sys::path::filename(E.Config.File));
@@ -243,7 +245,7 @@ llvm::Error Evaluator::ProgramHarness::placeBuild(Built &B, WorkerTrees::Tree *,
   return llvm::Error::success();
 }
 
-void Evaluator::ProgramHarness::addFolders(SandboxPolicy &P) const {
+void EvaluatorImpl::ProgramHarness::addFolders(SandboxPolicy &P) const {
   // The folders the compile command reads, and the source's folder for its
   // quoted includes; never the tests.
   P.ReadOnly = commandFolders(E.Config.Command);
@@ -251,8 +253,8 @@ void Evaluator::ProgramHarness::addFolders(SandboxPolicy &P) const {
   P.Hidden.push_back(makeAbsolutePath(E.Config.TestsDir));
 }
 
-llvm::Error Evaluator::ProgramHarness::keepBuild(Built &B,
-                                                 WorkerTrees::Tree *) {
+llvm::Error EvaluatorImpl::ProgramHarness::keepBuild(Built &B,
+                                                     WorkerTrees::Tree *) {
   // What runs is read-only and, as root, no sandbox user's: no run can
   // change the binary or leave anything in the scratch folder for the next
   // run (every run gets a folder of its own).
@@ -264,11 +266,11 @@ llvm::Error Evaluator::ProgramHarness::keepBuild(Built &B,
   return llvm::Error::success();
 }
 
-llvm::Error Evaluator::ProgramHarness::placeRun(Built &B,
-                                                const std::string &Host,
-                                                const std::string &Inside,
-                                                ProcessSpec &S,
-                                                SandboxPolicy &P) {
+llvm::Error EvaluatorImpl::ProgramHarness::placeRun(Built &B,
+                                                    const std::string &Host,
+                                                    const std::string &Inside,
+                                                    ProcessSpec &S,
+                                                    SandboxPolicy &P) {
   S.WorkingDir = Inside;
   if (E.Config.Sandbox == SandboxMode::Bwrap) {
     P.Mounts.push_back({B.Exe, Inside + "/prog", /*Writable=*/false});
@@ -282,17 +284,17 @@ llvm::Error Evaluator::ProgramHarness::placeRun(Built &B,
   return llvm::Error::success();
 }
 
-Evaluator::RunRequest Evaluator::ProgramHarness::metricsRun() const {
+EvaluatorImpl::RunRequest EvaluatorImpl::ProgramHarness::metricsRun() const {
   // The first timed input.
   RunRequest R;
   R.Argv = {"./prog"};
-  if (!E.timed().empty())
-    R.Stdin = E.Tests[E.timed().front()].InputPath;
+  if (!E.timed(TimingSet::Feedback).empty())
+    R.Stdin = E.Tests[E.timed(TimingSet::Feedback).front()].InputPath;
   return R;
 }
 
-void Evaluator::ProgramHarness::check(Built &B, bool HeldOutToo,
-                                      EvalResult &Out) {
+void EvaluatorImpl::ProgramHarness::check(Built &B, bool HeldOutToo,
+                                          EvalResult &Out) {
   // The baseline runs every input: each one's cost orders them (the split,
   // the timed inputs). A variant's verdict is settled by its first failure,
   // and every later input would only refine a count at the price of a run:
@@ -310,7 +312,7 @@ void Evaluator::ProgramHarness::check(Built &B, bool HeldOutToo,
   }
 }
 
-llvm::Error Evaluator::ProgramHarness::learnFromBaseline() {
+llvm::Error EvaluatorImpl::ProgramHarness::learnFromBaseline() {
   // A baseline the check cannot read (not ELF) turns the check off.
   auto Facts = readBinaryFacts(E.Baseline->Exe);
   if (Facts)
@@ -346,12 +348,12 @@ llvm::Error Evaluator::ProgramHarness::learnFromBaseline() {
   return llvm::Error::success();
 }
 
-double Evaluator::ProgramHarness::costOf(size_t Test) const {
+double EvaluatorImpl::ProgramHarness::costOf(size_t Test) const {
   double C = E.BaselineRunCost[Test].first;
   return Counted ? C : std::round(C * 100) / 100;
 }
 
-void Evaluator::ProgramHarness::splitTests() {
+void EvaluatorImpl::ProgramHarness::splitTests() {
   size_t N = E.Tests.size();
   double F = E.Config.HeldOutFraction;
   size_t H = 0;
@@ -392,8 +394,8 @@ void Evaluator::ProgramHarness::splitTests() {
 }
 
 llvm::Expected<std::pair<std::string, double>>
-Evaluator::ProgramHarness::baselineAnswer(llvm::StringRef Input,
-                                          double Seconds) {
+EvaluatorImpl::ProgramHarness::baselineAnswer(llvm::StringRef Input,
+                                              double Seconds) {
   RunRequest R;
   R.Argv = {"./prog"};
   R.Stdin = Input.str();
@@ -418,7 +420,7 @@ static std::vector<size_t> shapeOf(llvm::StringRef Output) {
   return Shape;
 }
 
-llvm::Error Evaluator::ProgramHarness::addDerivedTest(
+llvm::Error EvaluatorImpl::ProgramHarness::addDerivedTest(
     const std::string &Text, size_t Template, const std::string (&Answers)[2],
     const std::string &Dir) {
   TestCase T;
@@ -440,7 +442,7 @@ llvm::Error Evaluator::ProgramHarness::addDerivedTest(
   return llvm::Error::success();
 }
 
-llvm::Error Evaluator::ProgramHarness::deriveFromTests() {
+llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
   const EvalConfig &C = E.Config;
   if (!C.DerivedInputs)
     return llvm::Error::success();
@@ -541,10 +543,10 @@ llvm::Error Evaluator::ProgramHarness::deriveFromTests() {
 }
 
 llvm::Expected<std::vector<double>>
-Evaluator::ProgramHarness::measureOnce(Built &B, MeasureMode M,
-                                       EvalResult *Into) {
+EvaluatorImpl::ProgramHarness::measureOnce(Built &B, MeasureMode M,
+                                           TimingSet On, EvalResult *Into) {
   std::vector<double> Costs;
-  for (size_t Test : E.timed()) {
+  for (size_t Test : E.timed(On)) {
     auto C = measureInput(B, Test, M, Into);
     if (!C)
       return C.takeError();
@@ -553,10 +555,11 @@ Evaluator::ProgramHarness::measureOnce(Built &B, MeasureMode M,
   return Costs;
 }
 
-llvm::Expected<double> Evaluator::ProgramHarness::measureWall(Built &B,
-                                                              double *Cpu) {
+llvm::Expected<double> EvaluatorImpl::ProgramHarness::measureWall(Built &B,
+                                                                  TimingSet On,
+                                                                  double *Cpu) {
   EvalResult Usage;
-  auto C = measureOnce(B, MeasureMode::Time, Cpu ? &Usage : nullptr);
+  auto C = measureOnce(B, MeasureMode::Time, On, Cpu ? &Usage : nullptr);
   if (!C)
     return C.takeError();
   if (Cpu)
@@ -565,7 +568,7 @@ llvm::Expected<double> Evaluator::ProgramHarness::measureWall(Built &B,
 }
 
 llvm::Expected<std::vector<double>>
-Evaluator::ProgramHarness::floorRuns(MeasureMode M) {
+EvaluatorImpl::ProgramHarness::floorRuns(MeasureMode M, TimingSet On) {
   // exec, the dynamic loader, the C and C++ runtimes, exit.
   std::vector<double> Runs;
   if (!E.Null) {
@@ -587,7 +590,7 @@ Evaluator::ProgramHarness::floorRuns(MeasureMode M) {
   }
   for (int I = 0; I < (M == MeasureMode::Time ? 3 : 1); ++I) {
     double Sum = 0;
-    for (size_t Test : E.timed()) {
+    for (size_t Test : E.timed(On)) {
       (void)Test;
       RunRequest R;
       R.Kind = JobKind::Timed;
@@ -615,7 +618,8 @@ Evaluator::ProgramHarness::floorRuns(MeasureMode M) {
   return Runs;
 }
 
-std::optional<std::string> Evaluator::ProgramHarness::noHeldOutTiming() const {
+std::optional<std::string>
+EvaluatorImpl::ProgramHarness::noHeldOutTiming() const {
   if (!E.TimedHeldOut.empty())
     return std::nullopt;
   std::string Derived =
@@ -677,7 +681,7 @@ static std::string headOf(llvm::StringRef Path) {
   return llvm::StringRef(Out).rtrim().str();
 }
 
-void Evaluator::ProgramHarness::addWorkload(WorkloadFacts &W) const {
+void EvaluatorImpl::ProgramHarness::addWorkload(WorkloadFacts &W) const {
   // The timed inputs first, then the larger first: an order, like every
   // word of a prompt, that does not depend on a clock (a recorded search
   // replays only if its prompts are the same).
@@ -701,7 +705,7 @@ void Evaluator::ProgramHarness::addWorkload(WorkloadFacts &W) const {
 }
 
 llvm::Expected<std::vector<std::string>>
-Evaluator::ProgramHarness::sanitizerFindings(Built &B) {
+EvaluatorImpl::ProgramHarness::sanitizerFindings(Built &B) {
   std::vector<std::string> Findings(E.Tests.size());
   std::string Source = llvm::sys::path::filename(E.Config.File).str();
   unsigned Width =
@@ -733,7 +737,7 @@ Evaluator::ProgramHarness::sanitizerFindings(Built &B) {
 }
 
 llvm::ArrayRef<std::string>
-Evaluator::ProgramHarness::baselineAnswers(size_t Test) const {
+EvaluatorImpl::ProgramHarness::baselineAnswers(size_t Test) const {
   // A --tolerance of the user's own says how far an answer may stray: the
   // baseline's digits then hold nobody to more.
   if (E.Config.Tolerance != DefaultTolerance)
@@ -789,10 +793,10 @@ static std::string derivedFailure(const EvalResult &F, const TestCase &T,
          llvm::sys::path::stem(*Kept).str() + ".out)";
 }
 
-void Evaluator::ProgramHarness::checkTests(Built &B,
-                                           llvm::ArrayRef<size_t> Which,
-                                           TestSet Set, bool All,
-                                           EvalResult &Out) {
+void EvaluatorImpl::ProgramHarness::checkTests(Built &B,
+                                               llvm::ArrayRef<size_t> Which,
+                                               TestSet Set, bool All,
+                                               EvalResult &Out) {
   // Checks run in parallel; the first failure in test order is reported.
   std::vector<std::optional<EvalResult>> Failures(Which.size());
   std::vector<char> Ran(Which.size(), 0);
@@ -875,9 +879,10 @@ static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
   });
 }
 
-llvm::Expected<CallgrindProfile> Evaluator::ProgramHarness::simulate(Built &B) {
+llvm::Expected<CallgrindProfile>
+EvaluatorImpl::ProgramHarness::simulate(Built &B) {
   CallgrindProfile All;
-  for (size_t Test : E.timed())
+  for (size_t Test : E.timed(TimingSet::Feedback))
     if (llvm::Error Err = simulateRun(B, {"./prog"}, E.Tests[Test].InputPath,
                                       "the program", All))
       return Err;
@@ -885,8 +890,8 @@ llvm::Expected<CallgrindProfile> Evaluator::ProgramHarness::simulate(Built &B) {
 }
 
 llvm::Expected<double>
-Evaluator::ProgramHarness::measureInput(Built &B, size_t Test, MeasureMode M,
-                                        EvalResult *Into) {
+EvaluatorImpl::ProgramHarness::measureInput(Built &B, size_t Test,
+                                            MeasureMode M, EvalResult *Into) {
   const TestCase &T = E.Tests[Test];
   RunRequest R;
   R.Stdin = T.InputPath;

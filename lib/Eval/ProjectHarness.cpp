@@ -31,7 +31,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/SaveAndRestore.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -46,7 +45,7 @@ using namespace maxcode;
 using namespace maxcode::evaldetail;
 
 namespace maxcode {
-class Evaluator::ProjectHarness : public Evaluator::Harness {
+class EvaluatorImpl::ProjectHarness : public EvaluatorImpl::Harness {
 public:
   using Harness::Harness;
   llvm::Error prepare() override;
@@ -61,10 +60,12 @@ public:
   RunRequest metricsRun() const override;
   void check(Built &B, bool HeldOutToo, EvalResult &Out) override;
   llvm::Error learnFromBaseline() override { return llvm::Error::success(); }
-  llvm::Expected<std::vector<double>> measureOnce(Built &B, MeasureMode M,
-                                                  EvalResult *Into) override;
-  llvm::Expected<double> measureWall(Built &B, double *Cpu) override;
-  llvm::Expected<std::vector<double>> floorRuns(MeasureMode M) override;
+  llvm::Expected<std::vector<double>>
+  measureOnce(Built &B, MeasureMode M, TimingSet On, EvalResult *Into) override;
+  llvm::Expected<double> measureWall(Built &B, TimingSet On,
+                                     double *Cpu) override;
+  llvm::Expected<std::vector<double>> floorRuns(MeasureMode M,
+                                                TimingSet On) override;
   bool bench() const override { return true; }
   size_t timedCount(TimingSet) const override { return 1; }
   std::optional<std::string> noHeldOutTiming() const override;
@@ -95,18 +96,19 @@ private:
   /// Runs test command \p Cmd on \p B into \p Out.
   void checkProject(Built &B, llvm::StringRef Cmd, bool IsHeldOut,
                     EvalResult &Out);
-  /// One run of the bench: its metric, or (\p WallOnly) its wall time.
-  llvm::Expected<double> measureBench(Built &B, EvalResult *Into,
+  /// One run of the bench (\p On HeldOut: the held-out bench, where there
+  /// is one): its metric, or (\p WallOnly) its wall time.
+  llvm::Expected<double> measureBench(Built &B, TimingSet On, EvalResult *Into,
                                       bool WallOnly = false);
 };
 } // namespace maxcode
 
-std::unique_ptr<Evaluator::Harness>
-Evaluator::makeProjectHarness(Evaluator &E) {
+std::unique_ptr<EvaluatorImpl::Harness>
+EvaluatorImpl::makeProjectHarness(EvaluatorImpl &E) {
   return std::make_unique<ProjectHarness>(E);
 }
 
-llvm::Error Evaluator::ProjectHarness::prepare() {
+llvm::Error EvaluatorImpl::ProjectHarness::prepare() {
   const EvalConfig &C = E.Config;
   if (C.BuildCmd.empty() || C.TestCmd.empty())
     return llvm::createStringError(
@@ -146,7 +148,7 @@ llvm::Error Evaluator::ProjectHarness::prepare() {
   return llvm::Error::success();
 }
 
-void Evaluator::ProjectHarness::addFolders(SandboxPolicy &P) const {
+void EvaluatorImpl::ProjectHarness::addFolders(SandboxPolicy &P) const {
   // The folders the compile command reads outside the project; the user's
   // tree never (where a copy is shown at the project's path, it covers the
   // user's).
@@ -157,15 +159,15 @@ void Evaluator::ProjectHarness::addFolders(SandboxPolicy &P) const {
     P.Hidden.push_back(E.Config.ProjectRoot);
 }
 
-llvm::Error Evaluator::ProjectHarness::placeBuild(Built &B,
-                                                  WorkerTrees::Tree *W,
-                                                  ProcessSpec &Spec,
-                                                  SandboxPolicy &P) {
+llvm::Error EvaluatorImpl::ProjectHarness::placeBuild(Built &B,
+                                                      WorkerTrees::Tree *W,
+                                                      ProcessSpec &Spec,
+                                                      SandboxPolicy &P) {
   return W ? swapIntoWorker(B, *W, Spec, P) : copyProject(B, Spec);
 }
 
-llvm::Error Evaluator::ProjectHarness::keepBuild(Built &B,
-                                                 WorkerTrees::Tree *W) {
+llvm::Error EvaluatorImpl::ProjectHarness::keepBuild(Built &B,
+                                                     WorkerTrees::Tree *W) {
   // Every run starts from the tree exactly as the build left it.
   const std::string &Scratch = B.Dir->path();
   B.Snapshot = Scratch + "/built";
@@ -183,10 +185,11 @@ llvm::Error Evaluator::ProjectHarness::keepBuild(Built &B,
   return llvm::Error::success();
 }
 
-llvm::Error Evaluator::ProjectHarness::placeRun(Built &B, const std::string &,
-                                                const std::string &,
-                                                ProcessSpec &S,
-                                                SandboxPolicy &P) {
+llvm::Error EvaluatorImpl::ProjectHarness::placeRun(Built &B,
+                                                    const std::string &,
+                                                    const std::string &,
+                                                    ProcessSpec &S,
+                                                    SandboxPolicy &P) {
   if (E.Trees) {
     // At the project's own path, as it was built.
     S.WorkingDir = E.Config.ProjectRoot;
@@ -198,14 +201,14 @@ llvm::Error Evaluator::ProjectHarness::placeRun(Built &B, const std::string &,
   return llvm::Error::success();
 }
 
-Evaluator::RunRequest Evaluator::ProjectHarness::metricsRun() const {
+EvaluatorImpl::RunRequest EvaluatorImpl::ProjectHarness::metricsRun() const {
   RunRequest R;
   R.Argv = {"/bin/sh", "-c", E.Config.BenchCmd};
   return R;
 }
 
-void Evaluator::ProjectHarness::check(Built &B, bool HeldOutToo,
-                                      EvalResult &Out) {
+void EvaluatorImpl::ProjectHarness::check(Built &B, bool HeldOutToo,
+                                          EvalResult &Out) {
   Out.TestsTotal = 1;
   checkProject(B, E.Config.TestCmd, false, Out);
   if (HeldOutToo && Out.ok() && !E.Config.HoldoutCmd.empty()) {
@@ -215,21 +218,21 @@ void Evaluator::ProjectHarness::check(Built &B, bool HeldOutToo,
 }
 
 llvm::Expected<std::vector<double>>
-Evaluator::ProjectHarness::measureOnce(Built &B, MeasureMode,
-                                       EvalResult *Into) {
-  auto C = measureBench(B, Into);
+EvaluatorImpl::ProjectHarness::measureOnce(Built &B, MeasureMode, TimingSet On,
+                                           EvalResult *Into) {
+  auto C = measureBench(B, On, Into);
   if (!C)
     return C.takeError();
   return std::vector<double>{*C};
 }
 
-llvm::Expected<double> Evaluator::ProjectHarness::measureWall(Built &B,
-                                                              double *) {
-  return measureBench(B, nullptr, /*WallOnly=*/true);
+llvm::Expected<double>
+EvaluatorImpl::ProjectHarness::measureWall(Built &B, TimingSet On, double *) {
+  return measureBench(B, On, nullptr, /*WallOnly=*/true);
 }
 
 llvm::Expected<std::vector<double>>
-Evaluator::ProjectHarness::floorRuns(MeasureMode) {
+EvaluatorImpl::ProjectHarness::floorRuns(MeasureMode, TimingSet) {
   // A shell that does nothing, as the bench's own runs start one.
   std::vector<double> Runs;
   for (int I = 0; I < 3; ++I) {
@@ -245,7 +248,8 @@ Evaluator::ProjectHarness::floorRuns(MeasureMode) {
   return Runs;
 }
 
-std::optional<std::string> Evaluator::ProjectHarness::noHeldOutTiming() const {
+std::optional<std::string>
+EvaluatorImpl::ProjectHarness::noHeldOutTiming() const {
   if (!E.Config.HoldoutBenchCmd.empty())
     return std::nullopt;
   return "the ratio is the bench's, on inputs the search saw; " +
@@ -253,8 +257,8 @@ std::optional<std::string> Evaluator::ProjectHarness::noHeldOutTiming() const {
          " would time the winner on inputs it did not see";
 }
 
-llvm::Error Evaluator::ProjectHarness::copyProject(Built &B,
-                                                   ProcessSpec &Spec) {
+llvm::Error EvaluatorImpl::ProjectHarness::copyProject(Built &B,
+                                                       ProcessSpec &Spec) {
   llvm::SmallString<256> Tree(B.Dir->path());
   llvm::sys::path::append(Tree, "tree");
   B.Tree = std::string(Tree);
@@ -301,10 +305,8 @@ static llvm::Error replaceFile(llvm::StringRef Path, llvm::StringRef Text,
                                    "' to the sandbox's user");
   return llvm::Error::success();
 }
-llvm::Error Evaluator::ProjectHarness::swapIntoWorker(Built &B,
-                                                      WorkerTrees::Tree &W,
-                                                      ProcessSpec &Spec,
-                                                      SandboxPolicy &Policy) {
+llvm::Error EvaluatorImpl::ProjectHarness::swapIntoWorker(
+    Built &B, WorkerTrees::Tree &W, ProcessSpec &Spec, SandboxPolicy &Policy) {
   if (llvm::Error Err =
           replaceFile(fileInTree(W, E.Config.ProjectRoot, E.Config.File),
                       B.Text, W.Dir->uid()))
@@ -319,7 +321,7 @@ llvm::Error Evaluator::ProjectHarness::swapIntoWorker(Built &B,
   return llvm::Error::success();
 }
 
-void Evaluator::ProjectHarness::releaseTree(WorkerTrees::Tree &W) {
+void EvaluatorImpl::ProjectHarness::releaseTree(WorkerTrees::Tree &W) {
   // The original file back (newer than its object, so the next build
   // recompiles it whatever it holds); a tree that cannot be put back is
   // dropped, never reused.
@@ -333,7 +335,7 @@ void Evaluator::ProjectHarness::releaseTree(WorkerTrees::Tree &W) {
   E.Trees->release(&W);
 }
 
-void Evaluator::ProjectHarness::noteIfNotIncremental(EvalResult &R) const {
+void EvaluatorImpl::ProjectHarness::noteIfNotIncremental(EvalResult &R) const {
   // The first build of a copy is the full one; later ones should take a
   // fraction of it. One that takes as long rebuilt everything.
   if (!E.Baseline)
@@ -349,8 +351,9 @@ void Evaluator::ProjectHarness::noteIfNotIncremental(EvalResult &R) const {
       R.BuildSeconds, Full));
 }
 
-void Evaluator::ProjectHarness::checkProject(Built &B, llvm::StringRef Cmd,
-                                             bool IsHeldOut, EvalResult &Out) {
+void EvaluatorImpl::ProjectHarness::checkProject(Built &B, llvm::StringRef Cmd,
+                                                 bool IsHeldOut,
+                                                 EvalResult &Out) {
   RunRequest R;
   R.Argv = {"/bin/sh", "-c", Cmd.str()};
   R.Kind = JobKind::Check;
@@ -381,7 +384,8 @@ void Evaluator::ProjectHarness::checkProject(Built &B, llvm::StringRef Cmd,
       IsHeldOut ? "held-out test command" : "test command", 0, "", "", Tail};
 }
 
-llvm::Expected<CallgrindProfile> Evaluator::ProjectHarness::simulate(Built &B) {
+llvm::Expected<CallgrindProfile>
+EvaluatorImpl::ProjectHarness::simulate(Built &B) {
   // The bench (the one the search times), every process it starts; its
   // lines are the project's build's own debug information, so a build
   // without -g simulates but names no line.
@@ -392,13 +396,13 @@ llvm::Expected<CallgrindProfile> Evaluator::ProjectHarness::simulate(Built &B) {
   return All;
 }
 
-llvm::Expected<double> Evaluator::ProjectHarness::measureBench(Built &B,
-                                                               EvalResult *Into,
-                                                               bool WallOnly) {
+llvm::Expected<double>
+EvaluatorImpl::ProjectHarness::measureBench(Built &B, TimingSet On,
+                                            EvalResult *Into, bool WallOnly) {
   RunRequest R;
   // Verification times the held-out bench, where there is one (rule 10).
   R.Argv = {"/bin/sh", "-c",
-            E.Timing == TimingSet::HeldOut && !E.Config.HoldoutBenchCmd.empty()
+            On == TimingSet::HeldOut && !E.Config.HoldoutBenchCmd.empty()
                 ? E.Config.HoldoutBenchCmd
                 : E.Config.BenchCmd};
   R.Kind = JobKind::Timed;

@@ -93,7 +93,7 @@ std::string evaldetail::sanitizerFinding(llvm::StringRef Stderr,
   return Text;
 }
 
-SanitizerVerdict Evaluator::sanitize(const Variant &V) {
+SanitizerVerdict EvaluatorImpl::sanitize(const Variant &V) {
   SanitizerVerdict Out;
   if (Config.cudaProgram()) {
     Out.Detail = "CUDA code is checked by compute-sanitizer on a GPU, "

@@ -16,23 +16,17 @@
 #ifndef MAXCODE_EVAL_EVALUATOR_H
 #define MAXCODE_EVAL_EVALUATOR_H
 
-#include "maxcode/Eval/BinaryCheck.h"
 #include "maxcode/Eval/CpuEvidence.h"
-#include "maxcode/Eval/CuptiReport.h"
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Eval/Executor.h"
 #include "maxcode/Eval/OutputCheck.h"
 #include "maxcode/Eval/Sandbox.h"
-#include "maxcode/Eval/WorkerTrees.h"
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Rewrite/Scope.h"
 #include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Rewrite/Variant.h"
 #include "clang/Tooling/CompilationDatabase.h"
-#include "llvm/ADT/StringMap.h"
-#include <map>
 #include <memory>
-#include <mutex>
 
 namespace maxcode {
 
@@ -165,6 +159,11 @@ struct WorkloadFacts {
   std::string TestCmd, BenchCmd;
 };
 
+class EvaluatorImpl;
+
+/// Builds, checks and times the variants of one file (DESIGN section 3):
+/// what a caller needs, and nothing the harnesses keep (lib/Eval's
+/// EvaluatorImpl.h holds the state of a mode, the baseline and the runs).
 class Evaluator {
 public:
   /// Checks the configuration (tests exist, commands given, the supervisor
@@ -204,17 +203,17 @@ public:
   /// an error.
   CpuEvidence cpuEvidence(const Target &T);
 
-  const EvalConfig &config() const { return Config; }
+  const EvalConfig &config() const;
   /// The original text of the target's file, as read once at the start.
-  llvm::StringRef originalText() const { return Original; }
+  llvm::StringRef originalText() const;
   /// Time spent in builds and runs, for the tool's overhead accounting.
   double processSeconds() const;
   /// The cache key of a variant (what makes two evaluations the same).
   std::string cacheKey(const Variant &V, const Target &T) const;
   /// The tests of program mode: feedback ones (the search sees their
   /// results) and held-out ones (only a winner's verification runs them).
-  unsigned feedbackTestCount() const { return Feedback.size(); }
-  unsigned heldOutTestCount() const { return HeldOut.size(); }
+  unsigned feedbackTestCount() const;
+  unsigned heldOutTestCount() const;
   /// The calls a variant of \p T adds that the summary of an applied winner
   /// warns about (file system, processes, network); fails when they cannot
   /// be listed.
@@ -229,144 +228,8 @@ public:
   SanitizerVerdict sanitize(const Variant &V);
 
 private:
-  struct Built;
-  struct RunOutcome;
-  struct RunRequest;
-  /// What program and project mode do differently (EvaluatorImpl.h).
-  class Harness;
-  class ProgramHarness;
-  class ProjectHarness;
-  /// Program mode: a program built from the target's file, run on test
-  /// pairs (ProgramHarness.cpp).
-  static std::unique_ptr<Harness> makeProgramHarness(Evaluator &E);
-  /// Project mode: the user's build, test and bench commands in a copy of
-  /// the project (ProjectHarness.cpp).
-  static std::unique_ptr<Harness> makeProjectHarness(Evaluator &E);
-  Evaluator(EvalConfig Config, Executor &Exec, EvalCache *Cache);
-  std::optional<std::string> screen(const Variant &V, const Target &T);
-  void screenAndBuild(llvm::ArrayRef<const Variant *> Vs, const Target &T,
-                      llvm::StringRef Tag,
-                      std::vector<std::optional<std::string>> &Why,
-                      std::vector<std::optional<Built>> &Builds);
-  llvm::Expected<const VariantScreen *> screenFor(const Target &T);
-  /// \p Sanitized: with the sanitizers' flags (sanitize()).
-  Built build(llvm::StringRef Text, llvm::StringRef Tag,
-              bool Sanitized = false);
-  /// Checks and measures a built variant. \p HeldOutToo: also the held-out
-  /// tests (verification).
-  EvalResult checkAndMeasure(Built &B, unsigned Repetitions, bool HeldOutToo);
-  void measure(Built &B, unsigned Repetitions, EvalResult &Out);
-  void crossCheck(Built &B, EvalResult &Out);
-  /// A variant of compiler hints only, by instructions: credited what the
-  /// cross-check's wall time confirms (HintsOnly), 1.0 where it does not.
-  void creditHintsByTime(const Variant &V, EvalResult &Out);
-  /// A variant by instructions that adds hints beside code: its code alone
-  /// is verified too, and the hints' share beyond it credited only where
-  /// the cross-check's wall time confirms it (CodeRatio).
-  void creditHintsApart(const Variant &V, const Target &T, unsigned Repetitions,
-                        EvalResult &Out);
-  /// verify and retime: every test, the ratio on held-out inputs, and with
-  /// \p CrossCheck the other measure's word.
-  EvalResult verification(const Variant &V, const Target &T,
-                          unsigned Repetitions, llvm::StringRef Tag,
-                          bool CrossCheck);
-  /// A cross-check's measurements by the other measure (crossCheck).
-  struct CrossCheckState;
-  /// What a run of a program that does nothing costs under \p M, summed
-  /// over the timed inputs: the floor no variant goes below.
-  llvm::Expected<double> floorCost(MeasureMode M);
-  /// Runs the built program (or a project command) once, in a fresh
-  /// folder, under the supervisor, in the sandbox every run of \p B gets.
-  llvm::Expected<RunOutcome> runOnce(Built &B, const RunRequest &R);
-  /// The name of \p R's fresh folder: the same in every process that runs
-  /// the same search, numbered by how many runs of \p R came before.
-  std::string runFolderName(const RunRequest &R);
-  /// Fills \p S and \p P for run \p R of \p B in Out's folder: limits,
-  /// environment, the program, and the CUPTI and profile folders \p R asks
-  /// for.
-  llvm::Error setUpRun(Built &B, const RunRequest &R, RunOutcome &Out,
-                       ProcessSpec &S, SandboxPolicy &P);
-  /// The sandbox every build and run shares (DESIGN section 7): the same
-  /// read-only allow-list; what is writable differs.
-  SandboxPolicy basePolicy(const Built &B) const;
-  ProcessSpec baseSpec(const Built &B) const;
-  /// The address-space limit of a run (none for CUDA programs).
-  uint64_t memoryLimit() const;
-  /// One metrics pass of a measured variant: \p Kernel's metrics and launch
-  /// configuration into Out.Metrics (what the critic's GPU tags read).
-  void collectGpuMetrics(Built &B, llvm::StringRef Kernel, EvalResult &Out);
-  /// Runs \p S through the executor; the job's id, if any, is recorded with
-  /// the variant \p For.
-  llvm::Expected<ProcessResult> runTracked(const ProcessSpec &S, JobKind K,
-                                           Built *For = nullptr);
-
-  /// Which timed inputs measurements use (DESIGN section 4, rule 10): the
-  /// costliest feedback tests while searching, the costliest held-out ones
-  /// for the ratio a verification reports.
-  /// The timed inputs of the current TimingSet.
-  const std::vector<size_t> &timed() const {
-    return Timing == TimingSet::HeldOut ? TimedHeldOut : TimedTests;
-  }
-  /// The baseline's deterministic costs and the start-up floors of the
-  /// current TimingSet, by measure.
-  std::map<MeasureMode, std::vector<double>> &baselineCost() {
-    return BaselineCost[int(Timing)];
-  }
-  std::map<MeasureMode, double> &floorCosts() { return FloorCost[int(Timing)]; }
-  /// Re-measures verified \p R's variant \p B on the held-out timed inputs
-  /// and makes that the ratio \p R reports (rule 10), saying so when it is
-  /// fast only on the inputs the search saw.
-  void measureHeldOut(Built &B, unsigned Repetitions, EvalResult &R);
-
-  EvalConfig Config;
-  /// Program or project mode.
-  std::unique_ptr<Harness> Mode;
-  Executor &Exec;
-  EvalCache *Cache;
-  std::string Original;
-  std::vector<TestCase> Tests;
-  /// Indices into Tests. Derived: the inputs derived from the tests (rule
-  /// 13), after the user's; like held-out ones, only verifications run
-  /// them, and TimedHeldOut takes the costliest of both.
-  std::vector<size_t> Feedback, HeldOut, Derived, TimedTests, TimedHeldOut;
-  TimingSet Timing = TimingSet::Feedback;
-  /// Each test's cost in the baseline's check run: CPU seconds (under
-  /// --measure=instructions, instructions; countBaselineTests), then wall.
-  std::vector<std::pair<double, double>> BaselineRunCost;
-  /// Each test's outputs in the baseline's check runs, where they hold
-  /// decimals (two runs): what a variant's answers are held to.
-  std::vector<std::vector<std::string>> BaselineOutputs;
-  /// The static screen of the target, made once from the original.
-  std::unique_ptr<VariantScreen> Screen;
-  std::string ScreenTarget;
-  std::mutex ScreenMutex;
-  std::unique_ptr<Built> Baseline;
-  /// The baseline's hot lines on the timed feedback inputs (instructions).
-  std::vector<HotLine> BaselineHotLines;
-  /// The original's findings under the sanitizers, by test (empty: clean),
-  /// once sanitize() has asked; or why it cannot be checked.
-  std::optional<std::vector<std::string>> BaselineFindings;
-  std::string SanitizeUnavailable;
-  std::mutex SanitizeMutex;
-  /// Project mode under bubblewrap: the built copies variants are swapped
-  /// into (WorkerTrees.h); none otherwise.
-  std::unique_ptr<WorkerTrees> Trees;
-  /// What the baseline's linked program imports and holds (program mode),
-  /// for the check of each variant's (BinaryCheck.h).
-  std::optional<BinaryFacts> BaselineBinary;
-  /// Deterministic measures of the baseline, by TimingSet and measure.
-  std::map<MeasureMode, std::vector<double>> BaselineCost[2];
-  std::map<MeasureMode, double> FloorCost[2];
-  std::unique_ptr<Built> Null; ///< The empty program, for floorCost.
-  /// The inputs derived from the tests and the baseline's answers (Derived),
-  /// for the evaluator's life.
-  std::optional<ScratchDir> DerivedFolder;
-  std::string Fingerprint;
-  mutable std::mutex StatsMutex;
-  double ProcessTime = 0;
-  /// How many jobs of each kind and text were started, so that repeated
-  /// runs (timing repetitions) get keys of their own (runTracked).
-  llvm::StringMap<unsigned> JobsStarted;
+  explicit Evaluator(std::unique_ptr<EvaluatorImpl> Impl);
+  std::unique_ptr<EvaluatorImpl> Impl;
 };
 
 } // namespace maxcode
