@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "maxcode/Rules/Rule.h"
 #include "maxcode/Search/Driver.h"
 #include "maxcode/Support/Process.h"
 
@@ -56,6 +57,12 @@ llvm::Error maxcode::applyOptions(const EffectiveOptions &O, RunOptions &Opts) {
   Opts.Critic = O.Critic;
   Opts.RTG = O.RTG;
   Opts.Rules = O.Rules;
+  // The rules' options are checked against the rules, which the options
+  // model does not know.
+  for (const RuleOptionEntry &E : O.CheckOptions)
+    if (llvm::Error Err = parseRuleOptionAssignment(E.Key + "=" + E.Value,
+                                                    Opts.RuleCheckOptions))
+      return Err;
   Opts.Search.Strategy = O.Strategy;
   Opts.Search.Budget = O.Budget;
   Opts.Search.MinimiseBudget = O.MinimiseBudget;

@@ -240,12 +240,6 @@ static Expected<RunOptions> runOptionsFromFlags(
   RunOptions Opts;
   if (Error E = applyOptions(Effective, Opts))
     return E;
-  // The rules' options are checked against the rules, which only the tool
-  // and the rules policy know.
-  for (const RuleOptionEntry &E : Effective.CheckOptions)
-    if (Error Err = parseRuleOptionAssignment(E.Key + "=" + E.Value,
-                                              Opts.RuleCheckOptions))
-      return Err;
   Opts.BuildPath = BuildPath;
   Opts.Sources = Sources;
   Opts.FlagsAfterDashDash = std::move(Fixed);

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "maxcode/Search/Driver.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -19,10 +20,125 @@
 #include "gtest/gtest.h"
 
 #include <cstdlib>
+#include <type_traits>
 
 using namespace maxcode;
 
 namespace {
+
+/// Every setting a run's options hold, as text: what the options model
+/// reaches (the run's identity aside, which the model writes whole).
+std::string describe(const RunOptions &O) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  auto List = [](const std::vector<std::string> &L) {
+    return llvm::join(L, ",");
+  };
+  OS << O.ProfileCmd << '|' << O.TestsDir << '|' << O.Tolerance << '|'
+     << O.MeasureTests << '|' << O.GatherEvidence << '|' << O.BuildCmd << '|'
+     << O.TestCmd << '|' << O.BenchCmd << '|' << O.BenchMetric << '|'
+     << O.ProjectRoot << '|' << O.HoldoutCmd << '|' << O.HoldoutBenchCmd << '|'
+     << O.HeldOutFraction << '|' << O.DerivedInputs << '|'
+     << O.CreditUnconfirmed << '|' << List(O.AllowApis) << '|'
+     << List(O.PassEnv) << '|' << O.MaxTreeBytes << '|'
+     << (O.Scope ? int(*O.Scope) : -1) << '|' << int(O.Measure) << '|'
+     << int(O.Sandbox) << '|' << O.TimeoutSeconds << '|' << O.Jobs << '|'
+     << O.Repetitions << '|' << O.Warmups << '|' << O.StorePath << '|'
+     << O.ScratchRoot << '|' << int(O.Executor) << '|' << O.Slurm.SharedDir
+     << '|' << List(O.Slurm.ExtraArgs) << '|' << O.Slurm.Builds << '|'
+     << int(O.Policy) << '|' << int(O.Critic) << '|' << int(O.RTG) << '|'
+     << O.Rules << '|';
+  for (const auto &KV : O.RuleCheckOptions)
+    OS << KV.first << '=' << KV.second << ',';
+  const SearchConfig &C = O.Search;
+  OS << '|' << int(C.Strategy) << '|' << C.Budget << '|' << C.MinimiseBudget
+     << '|' << C.Width << '|' << C.Depth << '|' << C.BeamWidth << '|' << C.TopM
+     << '|' << C.Gamma << '|' << C.Seed << '|' << C.WallSeconds << '|'
+     << C.TokenBudget << '|' << O.LLM.Endpoint << '|' << O.LLM.Model << '|'
+     << O.LLM.ApiKeyEnv << '|' << O.LLM.RecordDir << '|' << O.LLM.ReplayDir
+     << '|' << O.LLM.TimeoutSeconds << '|' << O.LLM.MaxRetries << '|'
+     << O.LLM.RetryBaseDelaySeconds << '|' << O.PromptsDir << '|'
+     << O.LLMContextTokens << '|' << O.MinSpeedup << '|' << O.SanitizeWinner
+     << '|' << O.AllowStaticState << '|' << List(O.AllowIsa);
+  return S;
+}
+
+/// Values of \p D's type other than it, for row \p I to try until one is
+/// valid.
+std::vector<bool> othersOf(bool D, const OptionInfo &) { return {!D}; }
+std::vector<unsigned> othersOf(unsigned D, const OptionInfo &) {
+  return {D + 1, D ? D - 1 : 2};
+}
+std::vector<uint64_t> othersOf(uint64_t D, const OptionInfo &) {
+  return {D + 1};
+}
+std::vector<double> othersOf(double D, const OptionInfo &) {
+  std::vector<double> R;
+  for (double V : {D * 0.75, D * 1.5, D + 1, 0.5})
+    if (V != D)
+      R.push_back(V);
+  return R;
+}
+std::vector<std::string> othersOf(const std::string &D, const OptionInfo &) {
+  std::vector<std::string> R;
+  for (const char *S : {"/x/y", "3G", "X_KEY", "*"})
+    if (D != S)
+      R.push_back(S);
+  return R;
+}
+std::vector<StringList> othersOf(const StringList &, const OptionInfo &) {
+  return {{"X"}, {"native"}};
+}
+std::vector<RuleOptionList> othersOf(const RuleOptionList &,
+                                     const OptionInfo &) {
+  return {{{"loop-unroll-pragma.Factors", "2"}}};
+}
+template <typename E>
+std::enable_if_t<std::is_enum_v<E>, std::vector<E>>
+othersOf(E D, const OptionInfo &I) {
+  std::vector<E> R;
+  for (llvm::StringRef Name : I.valueNames()) {
+    auto V = parseOptionValue<E>(Name);
+    if (!V) {
+      ADD_FAILURE() << llvm::toString(V.takeError());
+      continue;
+    }
+    if (*V != D)
+      R.push_back(*V);
+  }
+  return R;
+}
+
+// The options model reaches the run: a default written once (each struct
+// starts from its row's), and every row read by applyOptions, so that a new
+// row that nothing reads fails here rather than silently doing nothing.
+TEST(DriverTest, EveryOptionReachesTheRunOptions) {
+  RunOptions Defaults;
+  RunOptions FromModel;
+  ASSERT_FALSE(bool(applyOptions(EffectiveOptions(), FromModel)));
+  EXPECT_EQ(describe(Defaults), describe(FromModel));
+  for (const OptionInfo &I : optionTable()) {
+    SCOPED_TRACE(I.Key.str());
+    bool Reached = false, Tried = false;
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
+  if (I.Key == #KEY)                                                           \
+    for (const TYPE &V : othersOf(TYPE(DEFAULT), I)) {                         \
+      EffectiveOptions E;                                                      \
+      E.KEY = V;                                                               \
+      RunOptions R;                                                            \
+      if (llvm::Error Err = applyOptions(E, R)) {                              \
+        llvm::consumeError(std::move(Err)); /* Not valid: the next. */         \
+        continue;                                                              \
+      }                                                                        \
+      Tried = true;                                                            \
+      Reached = describe(R) != describe(FromModel);                            \
+      break;                                                                   \
+    }
+#include "maxcode/Support/Options.def"
+    EXPECT_TRUE(Tried) << "no valid value other than the default to try";
+    EXPECT_TRUE(Reached) << "applyOptions does not read the row";
+  }
+}
 
 TEST(DriverTest, RunModeIsDecidedOnce) {
   struct {

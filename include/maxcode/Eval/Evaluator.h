@@ -41,24 +41,24 @@ struct EvalConfig {
 
   /// Program mode: a folder of test pairs fed on stdin.
   std::string TestsDir;
-  double Tolerance = DefaultTolerance;
+  double Tolerance = optdefault::Tolerance;
   /// Program mode: how many of the largest test inputs are timed.
-  unsigned MeasureTests = 4;
+  unsigned MeasureTests = optdefault::MeasureTests;
   /// Program mode: the share of tests held out of the search (DESIGN
   /// section 4, rule 5): they only verify a winner. At least one when there
   /// are two or more tests; 0 holds none out.
-  double HeldOutFraction = 1.0 / 3;
+  double HeldOutFraction = optdefault::HeldOut;
   /// Program mode: how many inputs to derive from the tests (DESIGN section
   /// 4, rule 13; DerivedInputs.h), with Seed; the unmodified program's
   /// answers to them are what a winner must print. One a variant fails is
   /// kept in DerivedDir with that answer, so that a user can judge it and
   /// add it to the tests; no build or run sees the folder.
-  unsigned DerivedInputs = 8;
-  uint64_t Seed = 0;
+  unsigned DerivedInputs = optdefault::DerivedInputs;
+  uint64_t Seed = optdefault::Seed;
   /// A speedup the cross-check cannot judge is credited its own figure,
   /// not the other measure's (still unconfirmed; the user's choice, for a
   /// machine whose wall time cannot resolve the workload).
-  bool CreditUnconfirmed = false;
+  bool CreditUnconfirmed = optdefault::CreditUnconfirmed;
   std::string DerivedDir;
 
   /// Project mode: commands run in a sandbox copy of ProjectRoot, in the
@@ -76,15 +76,15 @@ struct EvalConfig {
   /// must match exactly once in a run.
   std::string BenchMetric;
   /// The largest tree project mode copies (0: no limit).
-  uint64_t MaxTreeBytes = 2ull << 30;
+  uint64_t MaxTreeBytes = *parseByteSize(optdefault::MaxTreeSize);
 
   EditScope Scope = EditScope::Target;
-  MeasureMode Measure = MeasureMode::Time;
+  MeasureMode Measure = optdefault::Measure;
   /// Wall-clock limit of one run; builds get a multiple of it.
-  double TimeoutSeconds = 10;
+  double TimeoutSeconds = optdefault::Timeout;
   /// Timed pairs (A B) per comparison, after Warmups untimed ones.
-  unsigned Repetitions = 5;
-  unsigned Warmups = 1;
+  unsigned Repetitions = optdefault::Repetitions;
+  unsigned Warmups = optdefault::Warmups;
   SandboxMode Sandbox = SandboxMode::None; ///< Already resolved.
   /// Where scratch folders go; empty for the system's temporary folder.
   std::string ScratchRoot;

@@ -16,6 +16,7 @@
 #define MAXCODE_EVAL_OUTPUTCHECK_H
 
 #include "maxcode/Eval/EvalResult.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
@@ -35,11 +36,11 @@ struct TestCase {
 /// error naming it.
 llvm::Expected<std::vector<TestCase>> loadTests(llvm::StringRef Dir);
 
-/// The default tolerance of decimal tokens (`--tolerance`): one part in a
-/// million. 1e-3 let an approximation pass for the answer (22/7 for pi, a
-/// series cut a thousandfold); six printed decimals still pass a change in
-/// the last one, as a reordered floating-point sum gives.
-constexpr double DefaultTolerance = 1e-6;
+/// The default tolerance of decimal tokens (`--tolerance`, its row): one
+/// part in a million. 1e-3 let an approximation pass for the answer (22/7
+/// for pi, a series cut a thousandfold); six printed decimals still pass a
+/// change in the last one, as a reordered floating-point sum gives.
+inline const double DefaultTolerance = optdefault::Tolerance;
 
 /// Compares \p Actual with \p Expected: lines compared in order, trailing
 /// white space and trailing empty lines ignored, tokens equal; a token of the

@@ -23,6 +23,7 @@
 #ifndef MAXCODE_LLM_LLMCLIENT_H
 #define MAXCODE_LLM_LLMCLIENT_H
 
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -47,17 +48,17 @@ struct LLMOptions {
   /// Name of the environment variable holding the API key. When the
   /// variable is unset or empty no Authorization header is sent, which is
   /// what local servers expect.
-  std::string ApiKeyEnv = "OPENAI_API_KEY";
+  std::string ApiKeyEnv = optdefault::LLMApiKeyEnv;
   double Temperature = 0.7;
   unsigned MaxTokens = 4096;
   double ConnectTimeoutSeconds = 10;
   /// Whole request, from connecting to the last byte of the reply.
-  double TimeoutSeconds = 300;
+  double TimeoutSeconds = optdefault::LLMTimeout;
   /// Retries after the first attempt, for transient failures only.
-  unsigned MaxRetries = 4;
+  unsigned MaxRetries = optdefault::LLMRetries;
   /// Backoff before retry k (k = 0, 1, ...) is RetryBaseDelaySeconds * 2^k,
   /// at most RetryMaxDelaySeconds, times a random factor in [0.5, 1].
-  double RetryBaseDelaySeconds = 1;
+  double RetryBaseDelaySeconds = optdefault::LLMRetryDelay;
   double RetryMaxDelaySeconds = 30;
   /// A Retry-After (seconds) longer than this is not waited for: the call
   /// fails instead, saying what the server asked.

@@ -40,12 +40,6 @@ class raw_ostream;
 
 namespace maxcode {
 
-/// The smallest verified speedup worth a reviewer's time (--min-speedup):
-/// below it a winner is shown, never applied or exported. The held-out
-/// rules bar's apply run once verified 1.003x (noise 0.2%) and applied an
-/// AVX2 target pragma and two file-level changes for it.
-constexpr double DefaultMinSpeedup = 1.02;
-
 struct RunOptions {
   std::vector<std::string> Sources;
   std::string BuildPath;
@@ -64,36 +58,37 @@ struct RunOptions {
 
   // Evaluation.
   std::string TestsDir;
-  double Tolerance = DefaultTolerance;
-  unsigned MeasureTests = 4;
-  bool GatherEvidence = true; ///< --cpu-evidence.
+  double Tolerance = optdefault::Tolerance;
+  unsigned MeasureTests = optdefault::MeasureTests;
+  bool GatherEvidence = optdefault::CpuEvidence;
   std::string BuildCmd, TestCmd, BenchCmd, BenchMetric, ProjectRoot;
-  std::string HoldoutCmd;             ///< Project mode's held-out tests.
-  std::string HoldoutBenchCmd;        ///< Project mode's held-out bench.
-  double HeldOutFraction = 1.0 / 3;   ///< Program mode's held-out share.
-  unsigned DerivedInputs = 8;         ///< Program mode's derived inputs.
-  bool CreditUnconfirmed = false;     ///< --credit-unconfirmed.
+  std::string HoldoutCmd;      ///< Project mode's held-out tests.
+  std::string HoldoutBenchCmd; ///< Project mode's held-out bench.
+  double HeldOutFraction = optdefault::HeldOut;       ///< Program mode.
+  unsigned DerivedInputs = optdefault::DerivedInputs; ///< Program mode.
+  bool CreditUnconfirmed = optdefault::CreditUnconfirmed;
   std::vector<std::string> AllowApis; ///< --allow-api.
   std::vector<std::string> PassEnv;   ///< --pass-env.
-  uint64_t MaxTreeBytes = 2ull << 30; ///< --max-tree-size.
-  std::optional<EditScope> Scope;     ///< Unset: by mode (DESIGN section 2).
-  MeasureMode Measure = MeasureMode::Time;
-  SandboxMode Sandbox = SandboxMode::Auto;
-  double TimeoutSeconds = 10;
-  unsigned Jobs = 0; ///< 0: the number of cores.
-  unsigned Repetitions = 5;
-  unsigned Warmups = 1; ///< Untimed pairs before the timed ones.
+  uint64_t MaxTreeBytes = *parseByteSize(optdefault::MaxTreeSize);
+  std::optional<EditScope> Scope; ///< Unset: by mode (DESIGN section 2).
+  MeasureMode Measure = optdefault::Measure;
+  SandboxMode Sandbox = optdefault::Sandbox;
+  double TimeoutSeconds = optdefault::Timeout;
+  unsigned Jobs = optdefault::Jobs; ///< 0: the number of cores.
+  unsigned Repetitions = optdefault::Repetitions;
+  /// Untimed pairs before the timed ones.
+  unsigned Warmups = optdefault::Warmups;
   std::string StorePath;
   std::string ScratchRoot;
   /// Where builds and runs happen (docs/Slurm.md); with Slurm, scratch
   /// folders default to Slurm.SharedDir.
-  ExecutorKind Executor = ExecutorKind::Local;
+  ExecutorKind Executor = optdefault::Executor;
   SlurmOptions Slurm;
 
   // Search.
-  PolicyKind Policy = PolicyKind::Rules;
-  CriticKind Critic = CriticKind::Rules;
-  RTGKind RTG = RTGKind::None;
+  PolicyKind Policy = optdefault::Policy;
+  CriticKind Critic = optdefault::Critic;
+  RTGKind RTG = optdefault::RTG;
   std::string Rules; ///< Rule globs for the rules policy.
   /// The rules' options, "rule-id.Key" -> value (--rule-option, and
   /// CheckOptions in .clang-maxcode).
@@ -108,18 +103,21 @@ struct RunOptions {
   LLMOptions LLM;
   std::string PromptsDir; ///< Empty: the installed templates.
   /// Tokens of context a proposer prompt carries beside the code.
-  unsigned LLMContextTokens = 3000;
+  unsigned LLMContextTokens = optdefault::LLMContextTokens;
   std::string ProgressFile;
 
   // The end of a run (docs/Output.md).
   bool Apply = false; ///< Rewrite the file in place.
-  /// A verified win below this is reported, never applied or exported.
-  double MinSpeedup = DefaultMinSpeedup;
+  /// The smallest verified speedup worth a reviewer's time: below it a
+  /// winner is shown, never applied or exported. The held-out rules bar's
+  /// apply run once verified 1.003x (noise 0.2%) and applied an AVX2 target
+  /// pragma and two file-level changes for it.
+  double MinSpeedup = optdefault::MinSpeedup;
   /// The verified winner's sanitizer check (Evaluator::sanitize).
-  bool SanitizeWinner = true;
+  bool SanitizeWinner = optdefault::SanitizeWinner;
   /// --apply and --export-fixes take a winner that adds mutable static
   /// state.
-  bool AllowStaticState = false;
+  bool AllowStaticState = optdefault::AllowStaticState;
   /// --allow-isa: the instruction sets a variant may tie the binary to
   /// ("native", or names); none by default.
   std::vector<std::string> AllowIsa;

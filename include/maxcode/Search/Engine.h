@@ -28,17 +28,20 @@
 namespace maxcode {
 
 struct SearchConfig {
-  StrategyKind Strategy = StrategyKind::Tree;
-  unsigned Budget = 32;   ///< Evaluations.
-  unsigned Width = 4;     ///< Proposals asked for per expansion.
-  unsigned Depth = 8;     ///< Deepest node expanded is Depth - 1.
-  unsigned BeamWidth = 2; ///< Nodes kept per depth (beam).
-  unsigned TopM = 0;      ///< Proposals evaluated per expansion; 0: all.
-  double Gamma = 1.0;
-  uint64_t Seed = 0;
-  double Exploration = 0.5; ///< UCB constant (tree).
-  double WallSeconds = 0;   ///< 0: no limit.
-  uint64_t TokenBudget = 0; ///< 0: no limit.
+  StrategyKind Strategy = optdefault::Strategy;
+  unsigned Budget = optdefault::Budget; ///< Evaluations.
+  /// Proposals asked for per expansion.
+  unsigned Width = optdefault::Width;
+  /// Deepest node expanded is Depth - 1.
+  unsigned Depth = optdefault::Depth;
+  unsigned BeamWidth = optdefault::BeamWidth; ///< Nodes kept per depth (beam).
+  /// Proposals evaluated per expansion; 0: all.
+  unsigned TopM = optdefault::TopM;
+  double Gamma = optdefault::Gamma;
+  uint64_t Seed = optdefault::Seed;
+  double Exploration = 0.5;                     ///< UCB constant (tree).
+  double WallSeconds = optdefault::MaxTime;     ///< 0: no limit.
+  uint64_t TokenBudget = optdefault::MaxTokens; ///< 0: no limit.
   unsigned HistoryLength = 8;
   /// Expand nodes whose evaluation failed (an LLM can repair them; rules
   /// cannot).
@@ -49,9 +52,9 @@ struct SearchConfig {
   unsigned VerifyCandidates = 3;
   /// Evaluations the minimiser may spend on the verified winner's edits
   /// (minimiseWinner); 0 reports the winner as found.
-  unsigned MinimiseBudget = 16;
+  unsigned MinimiseBudget = optdefault::MinimiseBudget;
   /// Check the verified winner under the sanitizers (--sanitize-winner).
-  bool Sanitize = true;
+  bool Sanitize = optdefault::SanitizeWinner;
 };
 
 /// Lines \p Text adds or removes against \p Original: a diff's size.

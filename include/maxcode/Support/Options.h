@@ -177,6 +177,15 @@ struct MaxcodeOptions {
   bool operator==(const MaxcodeOptions &O) const;
 };
 
+/// Each option's default, from its row: what the structs the libraries take
+/// (RunOptions, EvalConfig, SearchConfig, LLMOptions) start from, so that a
+/// default is written once, in Options.def.
+namespace optdefault {
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
+  inline const TYPE KEY = DEFAULT;
+#include "maxcode/Support/Options.def"
+} // namespace optdefault
+
 /// Every option with a value: what was set, else the table's default.
 struct EffectiveOptions {
 #define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)           \
