@@ -204,15 +204,15 @@ void EvaluatorImpl::crossCheck(Built &B, TimingSet On, EvalResult &Out) {
   // Program mode: wall time for instructions, instructions for wall time;
   // project mode: a bench's own figure against its wall time. The verdict
   // is judgeCrossCheck's (CrossCheckPolicy.h); this measures what it asks.
-  if (!Out.ok() || Out.Ratio <= 1 || Config.Measure == MeasureMode::CudaKernel)
+  const MeasureTraits &Traits = measureTraits(Config.Measure);
+  if (!Out.ok() || Out.Ratio <= 1 || !Traits.CrossCheckedBy)
     return;
   bool Bench = Mode->bench();
-  if (Bench && Config.BenchMetric.empty() &&
-      Config.Measure != MeasureMode::Instructions)
-    return; // Wall time already.
-  MeasureMode Other = Config.Measure == MeasureMode::Instructions || Bench
-                          ? MeasureMode::Time
-                          : MeasureMode::Instructions;
+  // A bench's figure is judged by its wall time; a bench without a figure
+  // of its own is measured by wall time already.
+  MeasureMode Other = Bench ? MeasureMode::Time : *Traits.CrossCheckedBy;
+  if (Bench && Config.BenchMetric.empty() && Config.Measure == Other)
+    return;
   Out.CrossMeasure = optionValueName(Other).str();
   if (Other == MeasureMode::Instructions &&
       !llvm::sys::findProgramByName("valgrind")) {
@@ -271,7 +271,7 @@ void EvaluatorImpl::creditHintsByTime(const Variant &V, EvalResult &Out) {
   // read 1.038x by instructions and 1% by wall time on a solver's hot loop.
   // By instructions such a variant is credited only what wall time
   // confirms; by time, or on a GPU, its measure is time already.
-  if (Config.Measure != MeasureMode::Instructions || !Out.ok() ||
+  if (!measureTraits(Config.Measure).HintsNeedTime || !Out.ok() ||
       (Out.Ratio <= 1 && !Out.Unconfirmed && !Out.Suspect) ||
       !changesOnlyCompilerHints(Original, V.Text))
     return;
@@ -307,7 +307,7 @@ void EvaluatorImpl::creditHintsApart(const Variant &V, const Target &T,
   // hints add beyond it is the hints' share, credited only by time.
   // A credit that wall time saw whole (or cut to what it saw) is time's
   // already.
-  if (Config.Measure != MeasureMode::Instructions || !Out.ok() ||
+  if (!measureTraits(Config.Measure).HintsNeedTime || !Out.ok() ||
       Out.HintsOnly || Out.Suspect || Out.Ratio <= 1 ||
       Out.CrossRatio >= Out.Ratio)
     return;

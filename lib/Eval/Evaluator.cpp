@@ -311,16 +311,16 @@ llvm::Error EvaluatorImpl::prepareBaseline(const Target *T) {
   if (llvm::Error E = Mode->learnFromBaseline())
     return E;
   // Deterministic measures are taken once; timed ones beside each variant.
-  if (Config.Measure == MeasureMode::Instructions) {
+  if (measureTraits(Config.Measure).Deterministic) {
     // Its hot lines are the workload's words for the model (workload()).
     EvalResult Profile;
-    auto Costs = Mode->measureOnce(*Baseline, MeasureMode::Instructions,
+    auto Costs = Mode->measureOnce(*Baseline, Config.Measure,
                                    TimingSet::Feedback, &Profile);
     if (!Costs)
       return llvm::createStringError(
           "the unmodified program cannot be measured: " +
           llvm::toString(Costs.takeError()));
-    baselineCost(TimingSet::Feedback)[MeasureMode::Instructions] = *Costs;
+    baselineCost(TimingSet::Feedback)[Config.Measure] = *Costs;
     mergeHotLines(Profile.HotLines, sum(*Costs));
     BaselineHotLines = std::move(Profile.HotLines);
   } else {
@@ -488,17 +488,16 @@ void EvaluatorImpl::measureHeldOut(Built &B, unsigned Repetitions,
     return;
   }
   constexpr TimingSet On = TimingSet::HeldOut;
-  if (Config.Measure == MeasureMode::Instructions &&
-      baselineCost(On)[MeasureMode::Instructions].empty()) {
-    auto Costs =
-        Mode->measureOnce(*Baseline, MeasureMode::Instructions, On, nullptr);
+  if (measureTraits(Config.Measure).Deterministic &&
+      baselineCost(On)[Config.Measure].empty()) {
+    auto Costs = Mode->measureOnce(*Baseline, Config.Measure, On, nullptr);
     if (!Costs) {
       recordFailure(Costs.takeError(), R);
       R.Reason =
           "the baseline cannot be measured on the held-out inputs: " + R.Reason;
       return;
     }
-    baselineCost(On)[MeasureMode::Instructions] = *Costs;
+    baselineCost(On)[Config.Measure] = *Costs;
   }
   // Only the ratio comes back: the held-out runs' hot lines and failures
   // say nothing of what they expected.
@@ -561,10 +560,9 @@ WorkloadFacts EvaluatorImpl::workload() const {
   WorkloadFacts W;
   Mode->addWorkload(W);
   W.BaselineHotLines = BaselineHotLines;
-  if (Config.Measure == MeasureMode::Instructions) {
-    W.CostUnit = "instructions";
-    auto It =
-        BaselineCost[int(TimingSet::Feedback)].find(MeasureMode::Instructions);
+  if (const MeasureTraits &M = measureTraits(Config.Measure); M.Deterministic) {
+    W.CostUnit = M.Unit.str();
+    auto It = BaselineCost[int(TimingSet::Feedback)].find(Config.Measure);
     if (It != BaselineCost[int(TimingSet::Feedback)].end())
       W.BaselineCost = sum(It->second);
   }
@@ -599,16 +597,18 @@ EvalResult EvaluatorImpl::checkAndMeasure(Built &B, unsigned Repetitions,
 
 void EvaluatorImpl::measure(Built &B, unsigned Repetitions, TimingSet On,
                             EvalResult &Out) {
-  Out.CostUnit = Config.Measure == MeasureMode::Instructions    ? "instructions"
-                 : Config.Measure == MeasureMode::CudaKernel    ? "gpu-ns"
-                 : Mode->bench() && !Config.BenchMetric.empty() ? "bench-metric"
-                                                                : "seconds";
+  const MeasureTraits &Traits = measureTraits(Config.Measure);
+  // A bench's own figure stands in for its wall time.
+  Out.CostUnit = Config.Measure == MeasureMode::Time && Mode->bench() &&
+                         !Config.BenchMetric.empty()
+                     ? "bench-metric"
+                     : Traits.Unit.str();
   std::vector<double> A, V;
-  if (Config.Measure == MeasureMode::Instructions) {
-    auto Costs = Mode->measureOnce(B, MeasureMode::Instructions, On, &Out);
+  if (Traits.Deterministic) {
+    auto Costs = Mode->measureOnce(B, Config.Measure, On, &Out);
     if (!Costs)
       return recordFailure(Costs.takeError(), Out);
-    A = {sum(baselineCost(On)[MeasureMode::Instructions])};
+    A = {sum(baselineCost(On)[Config.Measure])};
     V = {sum(*Costs)};
     Out.Repetitions = 1;
   } else {
@@ -639,16 +639,14 @@ void EvaluatorImpl::measure(Built &B, unsigned Repetitions, TimingSet On,
       Out.SystemSeconds /= Repetitions;
     }
   }
-  // Instruction counts repeat exactly; the floor is their resolution.
-  double Floor = Config.Measure == MeasureMode::Instructions ? 0.002 : 0.01;
-  PairedComparison C = comparePaired(A, V, Floor);
+  PairedComparison C = comparePaired(A, V, Traits.Resolution);
   Out.BaselineCost = C.BaselineMedian;
   Out.VariantCost = C.VariantMedian;
   Out.RawRatio = C.RawRatio;
   Out.Ratio = C.Ratio;
   Out.RatioSpread = C.Spread;
   Out.Noise = C.Noise;
-  if (Config.Measure == MeasureMode::Instructions)
+  if (Traits.LinesFromBuild)
     mergeHotLines(Out.HotLines, V.empty() ? 0 : V.front());
   Out.Reason = C.Ratio == 1.0 && C.RawRatio != 1.0 ? "within the noise"
                                                    : (C.Ratio > 1   ? "faster"

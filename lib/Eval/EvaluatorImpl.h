@@ -24,6 +24,7 @@
 #include "maxcode/Eval/BinaryCheck.h"
 #include "maxcode/Eval/CuptiReport.h"
 #include "maxcode/Eval/Evaluator.h"
+#include "maxcode/Eval/Measure.h"
 #include "maxcode/Eval/WorkerTrees.h"
 #include "maxcode/Frontend/Profile.h"
 #include "maxcode/Support/Process.h"
@@ -177,12 +178,6 @@ private:
   llvm::Expected<ProcessResult> runTracked(const ProcessSpec &S, JobKind K,
                                            Built *For = nullptr);
 
-  /// Which timed inputs measurements use (DESIGN section 4, rule 10): the
-  /// costliest feedback tests while searching, the costliest held-out ones
-  /// for the ratio a verification reports. Every measurement names its set.
-  const std::vector<size_t> &timed(TimingSet On) const {
-    return On == TimingSet::HeldOut ? TimedHeldOut : TimedTests;
-  }
   /// The baseline's deterministic costs and the start-up floors on the
   /// timed inputs of \p On, by measure.
   std::map<MeasureMode, std::vector<double>> &baselineCost(TimingSet On) {
@@ -205,14 +200,8 @@ private:
   std::vector<TestCase> Tests;
   /// Indices into Tests. Derived: the inputs derived from the tests (rule
   /// 13), after the user's; like held-out ones, only verifications run
-  /// them, and TimedHeldOut takes the costliest of both.
-  std::vector<size_t> Feedback, HeldOut, Derived, TimedTests, TimedHeldOut;
-  /// Each test's cost in the baseline's check run: CPU seconds (under
-  /// --measure=instructions, instructions; countBaselineTests), then wall.
-  std::vector<std::pair<double, double>> BaselineRunCost;
-  /// Each test's outputs in the baseline's check runs, where they hold
-  /// decimals (two runs): what a variant's answers are held to.
-  std::vector<std::vector<std::string>> BaselineOutputs;
+  /// them.
+  std::vector<size_t> Feedback, HeldOut, Derived;
   /// The static screen of the target, made once from the original.
   std::unique_ptr<VariantScreen> Screen;
   std::string ScreenTarget;
@@ -235,9 +224,6 @@ private:
   std::map<MeasureMode, std::vector<double>> BaselineCost[2];
   std::map<MeasureMode, double> FloorCost[2];
   std::unique_ptr<Built> Null; ///< The empty program, for floorCost.
-  /// The inputs derived from the tests and the baseline's answers (Derived),
-  /// for the evaluator's life.
-  std::optional<ScratchDir> DerivedFolder;
   std::string Fingerprint;
   mutable std::mutex StatsMutex;
   double ProcessTime = 0;

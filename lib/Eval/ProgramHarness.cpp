@@ -71,7 +71,7 @@ public:
                                                 TimingSet On) override;
   bool bench() const override { return false; }
   size_t timedCount(TimingSet S) const override {
-    return (S == TimingSet::HeldOut ? E.TimedHeldOut : E.TimedTests).size();
+    return (S == TimingSet::HeldOut ? TimedHeldOut : TimedTests).size();
   }
   std::optional<std::string> noHeldOutTiming() const override;
   void addWorkload(WorkloadFacts &W) const override;
@@ -130,8 +130,27 @@ private:
   /// The baseline's cost of inputs \p Which by instructions, in
   /// BaselineRunCost.
   llvm::Error countBaselineTests(llvm::ArrayRef<size_t> Which);
+  /// Which timed inputs measurements use (DESIGN section 4, rule 10): the
+  /// costliest feedback tests while searching, the costliest held-out ones
+  /// for the ratio a verification reports. Every measurement names its set.
+  const std::vector<size_t> &timed(TimingSet On) const {
+    return On == TimingSet::HeldOut ? TimedHeldOut : TimedTests;
+  }
+
   /// Whether BaselineRunCost holds instructions (countBaselineTests).
   bool Counted = false;
+  /// Indices into the evaluator's tests: the costliest feedback ones, and
+  /// the costliest of the held-out and derived ones (chooseTimedTests).
+  std::vector<size_t> TimedTests, TimedHeldOut;
+  /// Each test's cost in the baseline's check run: CPU seconds (under
+  /// --measure=instructions, instructions; countBaselineTests), then wall.
+  std::vector<std::pair<double, double>> BaselineRunCost;
+  /// Each test's outputs in the baseline's check runs, where they hold
+  /// decimals (two runs): what a variant's answers are held to.
+  std::vector<std::vector<std::string>> BaselineOutputs;
+  /// The inputs derived from the tests and the baseline's answers
+  /// (EvaluatorImpl::Derived), for the evaluator's life.
+  std::optional<ScratchDir> DerivedFolder;
 };
 } // namespace maxcode
 
@@ -160,8 +179,8 @@ llvm::Error EvaluatorImpl::ProgramHarness::prepare() {
   size_t N = E.Tests.size();
   for (size_t I = 0; I < N; ++I)
     E.Feedback.push_back(I);
-  E.BaselineRunCost.assign(N, {0.0, 0.0});
-  E.BaselineOutputs.assign(N, {});
+  BaselineRunCost.assign(N, {0.0, 0.0});
+  BaselineOutputs.assign(N, {});
   chooseTimedTests();
   return llvm::Error::success();
 }
@@ -174,7 +193,7 @@ bool EvaluatorImpl::ProgramHarness::wantsCounts() const {
   // timed order made two runs of the same evaluation time different inputs.
   // The split (splitTests) and the timed inputs read the order; with one or
   // two tests and nothing derived there is nothing to order.
-  return E.Config.Measure == MeasureMode::Instructions &&
+  return measureTraits(E.Config.Measure).Deterministic &&
          (E.Tests.size() >= 3 || E.Config.DerivedInputs > 0);
 }
 
@@ -185,13 +204,12 @@ llvm::Error EvaluatorImpl::ProgramHarness::countBaselineTests(
       std::max(1u, std::min<unsigned>(E.Exec.parallelism(), Which.size()))));
   for (size_t K = 0; K < Which.size(); ++K)
     Pool.async([&, K] {
-      auto C = measureInput(*E.Baseline, Which[K], MeasureMode::Instructions,
-                            nullptr);
+      auto C = measureInput(*E.Baseline, Which[K], E.Config.Measure, nullptr);
       if (!C) {
         Failed[K] = llvm::toString(C.takeError());
         return;
       }
-      E.BaselineRunCost[Which[K]].first = *C;
+      BaselineRunCost[Which[K]].first = *C;
     });
   Pool.wait();
   Counted = true;
@@ -207,8 +225,8 @@ llvm::Error EvaluatorImpl::ProgramHarness::countBaselineTests(
 void EvaluatorImpl::ProgramHarness::chooseTimedTests() {
   auto Costliest = [&](std::vector<size_t> Order) {
     std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-      if (E.BaselineRunCost[A] != E.BaselineRunCost[B])
-        return E.BaselineRunCost[A] > E.BaselineRunCost[B];
+      if (BaselineRunCost[A] != BaselineRunCost[B])
+        return BaselineRunCost[A] > BaselineRunCost[B];
       return E.Tests[A].InputBytes > E.Tests[B].InputBytes;
     });
     Order.resize(
@@ -216,11 +234,11 @@ void EvaluatorImpl::ProgramHarness::chooseTimedTests() {
     llvm::sort(Order);
     return Order;
   };
-  E.TimedTests = Costliest(E.Feedback);
+  TimedTests = Costliest(E.Feedback);
   // Inputs the search never saw: the held-out tests and the derived ones.
   std::vector<size_t> Unseen = E.HeldOut;
   llvm::append_range(Unseen, E.Derived);
-  E.TimedHeldOut = Costliest(Unseen);
+  TimedHeldOut = Costliest(Unseen);
 }
 
 llvm::Error EvaluatorImpl::ProgramHarness::placeBuild(Built &B,
@@ -238,7 +256,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::placeBuild(Built &B,
     return Err;
   Spec.Argv = variantCompileCommand(
       E.Config.Command, E.Config.File, Src, Exe, /*Link=*/true,
-      /*DebugInfo=*/E.Config.Measure == MeasureMode::Instructions);
+      /*DebugInfo=*/measureTraits(E.Config.Measure).LinesFromBuild);
   if (B.Sanitized)
     llvm::append_range(Spec.Argv, sanitizerFlags());
   Spec.WorkingDir = E.Config.Command.Directory;
@@ -288,8 +306,8 @@ EvaluatorImpl::RunRequest EvaluatorImpl::ProgramHarness::metricsRun() const {
   // The first timed input.
   RunRequest R;
   R.Argv = {"./prog"};
-  if (!E.timed(TimingSet::Feedback).empty())
-    R.Stdin = E.Tests[E.timed(TimingSet::Feedback).front()].InputPath;
+  if (!timed(TimingSet::Feedback).empty())
+    R.Stdin = E.Tests[timed(TimingSet::Feedback).front()].InputPath;
   return R;
 }
 
@@ -324,7 +342,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::learnFromBaseline() {
   // program's own answers vary is what a variant's may.
   std::vector<size_t> Decimal;
   for (size_t I = 0; I < E.Tests.size(); ++I)
-    if (!E.BaselineOutputs[I].empty())
+    if (!BaselineOutputs[I].empty())
       Decimal.push_back(I);
   EvalResult Again = E.Baseline->Result;
   Again.Status = EvalStatus::Ok;
@@ -349,7 +367,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::learnFromBaseline() {
 }
 
 double EvaluatorImpl::ProgramHarness::costOf(size_t Test) const {
-  double C = E.BaselineRunCost[Test].first;
+  double C = BaselineRunCost[Test].first;
   return Counted ? C : std::round(C * 100) / 100;
 }
 
@@ -434,10 +452,10 @@ llvm::Error EvaluatorImpl::ProgramHarness::addDerivedTest(
     return Err;
   E.Derived.push_back(E.Tests.size());
   // As costly as the test it came from, for the choice of timed inputs.
-  E.BaselineRunCost.push_back(E.BaselineRunCost[Template]);
-  E.BaselineOutputs.emplace_back();
+  BaselineRunCost.push_back(BaselineRunCost[Template]);
+  BaselineOutputs.emplace_back();
   if (hasDecimalTokens(Answers[0]))
-    E.BaselineOutputs.back() = {Answers[0], Answers[1]};
+    BaselineOutputs.back() = {Answers[0], Answers[1]};
   E.Tests.push_back(std::move(T));
   return llvm::Error::success();
 }
@@ -466,8 +484,8 @@ llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
   auto Folder = ScratchDir::create("maxcode-derived", C.ScratchRoot);
   if (!Folder)
     return Folder.takeError();
-  E.DerivedFolder.emplace(std::move(*Folder));
-  const std::string &Dir = E.DerivedFolder->path();
+  DerivedFolder.emplace(std::move(*Folder));
+  const std::string &Dir = DerivedFolder->path();
   // Two runs of each, in parallel: an answer the program gives twice, in
   // the shape of its answer to the test the input came from, within a few
   // times that test's time (a drawn count that makes it loop is no input).
@@ -483,7 +501,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
   // instructions, costs minutes of valgrind for each evaluation.
   double MostWall = 0;
   for (size_t I = 0; I < Users; ++I)
-    MostWall = std::max(MostWall, E.BaselineRunCost[I].second);
+    MostWall = std::max(MostWall, BaselineRunCost[I].second);
   double WallLimit = std::max(2 * MostWall, MostWall + 0.05);
   std::vector<Candidate> Cands(Made.size());
   for (size_t K = 0; K < Made.size(); ++K) {
@@ -496,7 +514,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
   for (size_t K = 0; K < Made.size(); ++K)
     for (int Run = 0; Run < 2; ++Run)
       Pool.async([&, K, Run] {
-        double Own = E.BaselineRunCost[Made[K].Template].second;
+        double Own = BaselineRunCost[Made[K].Template].second;
         auto A = baselineAnswer(Cands[K].Path,
                                 std::min(C.TimeoutSeconds, 1 + 5 * Own));
         if (!A) {
@@ -546,7 +564,7 @@ llvm::Expected<std::vector<double>>
 EvaluatorImpl::ProgramHarness::measureOnce(Built &B, MeasureMode M,
                                            TimingSet On, EvalResult *Into) {
   std::vector<double> Costs;
-  for (size_t Test : E.timed(On)) {
+  for (size_t Test : timed(On)) {
     auto C = measureInput(B, Test, M, Into);
     if (!C)
       return C.takeError();
@@ -588,9 +606,9 @@ EvaluatorImpl::ProgramHarness::floorRuns(MeasureMode M, TimingSet On) {
       return llvm::createStringError("an empty program does not build: " +
                                      E.Null->Result.Reason);
   }
-  for (int I = 0; I < (M == MeasureMode::Time ? 3 : 1); ++I) {
+  for (unsigned I = 0; I < measureTraits(M).FloorRuns; ++I) {
     double Sum = 0;
-    for (size_t Test : E.timed(On)) {
+    for (size_t Test : timed(On)) {
       (void)Test;
       RunRequest R;
       R.Kind = JobKind::Timed;
@@ -620,7 +638,7 @@ EvaluatorImpl::ProgramHarness::floorRuns(MeasureMode M, TimingSet On) {
 
 std::optional<std::string>
 EvaluatorImpl::ProgramHarness::noHeldOutTiming() const {
-  if (!E.TimedHeldOut.empty())
+  if (!TimedHeldOut.empty())
     return std::nullopt;
   std::string Derived =
       E.Config.DerivedInputs
@@ -687,8 +705,8 @@ void EvaluatorImpl::ProgramHarness::addWorkload(WorkloadFacts &W) const {
   // replays only if its prompts are the same).
   std::vector<size_t> Order = E.Feedback;
   std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-    bool TA = llvm::is_contained(E.TimedTests, A);
-    bool TB = llvm::is_contained(E.TimedTests, B);
+    bool TA = llvm::is_contained(TimedTests, A);
+    bool TB = llvm::is_contained(TimedTests, B);
     if (TA != TB)
       return TA;
     return E.Tests[A].InputBytes > E.Tests[B].InputBytes;
@@ -696,11 +714,11 @@ void EvaluatorImpl::ProgramHarness::addWorkload(WorkloadFacts &W) const {
   // Only feedback inputs: the held-out ones are counted, never shown.
   for (size_t I : Order) {
     InputFacts F = factsOf(E.Tests[I]);
-    F.Timed = llvm::is_contained(E.TimedTests, I);
+    F.Timed = llvm::is_contained(TimedTests, I);
     W.Inputs.push_back(std::move(F));
   }
   W.HeldOutInputs = E.HeldOut.size();
-  if (!Order.empty() && llvm::is_contained(E.TimedTests, Order.front()))
+  if (!Order.empty() && llvm::is_contained(TimedTests, Order.front()))
     W.Head = headOf(E.Tests[Order.front()].InputPath);
 }
 
@@ -742,7 +760,7 @@ EvaluatorImpl::ProgramHarness::baselineAnswers(size_t Test) const {
   // baseline's digits then hold nobody to more.
   if (E.Config.Tolerance != DefaultTolerance)
     return {};
-  return E.BaselineOutputs[Test];
+  return BaselineOutputs[Test];
 }
 
 /// Copies derived input \p T and the unmodified program's answer to it
@@ -831,13 +849,13 @@ void EvaluatorImpl::ProgramHarness::checkTests(Built &B,
           F->Reason = derivedFailure(*F, T, E.Config.DerivedDir);
         if (IsBaseline) {
           // The baseline's own cost of each test picks the timed ones.
-          E.BaselineRunCost[Which[K]] = {Run->Report.UserSeconds +
+          BaselineRunCost[Which[K]] = {Run->Report.UserSeconds +
                                              Run->Report.SystemSeconds,
                                          Run->Report.WallSeconds};
           // Its answers, where they hold decimals, are what a variant's
           // are held to (compareWithBaseline).
           if (!F && hasDecimalTokens(Run->Proc.Stdout))
-            E.BaselineOutputs[Which[K]].push_back(Run->Proc.Stdout);
+            BaselineOutputs[Which[K]].push_back(Run->Proc.Stdout);
         }
       }
       if (F) {
@@ -882,7 +900,7 @@ static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
 llvm::Expected<CallgrindProfile>
 EvaluatorImpl::ProgramHarness::simulate(Built &B) {
   CallgrindProfile All;
-  for (size_t Test : E.timed(TimingSet::Feedback))
+  for (size_t Test : timed(TimingSet::Feedback))
     if (llvm::Error Err = simulateRun(B, {"./prog"}, E.Tests[Test].InputPath,
                                       "the program", All))
       return Err;
