@@ -42,65 +42,26 @@ namespace maxcode {
 /// the baseline, the state of the mode's harness and of every run.
 class EvaluatorImpl {
 public:
-  /// Checks the configuration (tests exist, commands given, the supervisor
-  /// is there), splits the tests, and scans the original for the static
-  /// screen; does not build.
+  // What the interface offers (Evaluator.h, where each is documented).
   static llvm::Expected<std::unique_ptr<EvaluatorImpl>>
   create(EvalConfig Config, Executor &Exec, EvalCache *Cache = nullptr);
   ~EvaluatorImpl();
-
-  /// Builds and checks the unmodified program on every test and measures it
-  /// once. An error here stops everything: the baseline must work before
-  /// any search. With \p T, the static screen for it is made meanwhile.
   llvm::Error prepareBaseline(const Target *T = nullptr);
-
-  /// Evaluates \p Variants of \p T on the feedback tests: screens each,
-  /// builds in parallel, then checks and measures each against the
-  /// baseline, timed runs one at a time.
   std::vector<EvalResult> evaluate(llvm::ArrayRef<Variant> Variants,
                                    const Target &T);
   EvalResult evaluate(const Variant &V, const Target &T);
-
-  /// Re-times \p V against the baseline with \p Repetitions pairs, on every
-  /// test and with the ratio on held-out inputs as verify does (no
-  /// cross-check): a new incumbent's second look during the search.
   EvalResult retime(const Variant &V, const Target &T, unsigned Repetitions);
-
-  /// The final verification (DESIGN section 1 step 4): rebuilds \p V,
-  /// re-runs every test, held-out ones included, re-times it with
-  /// \p Repetitions pairs, and cross-checks every credited speedup with the
-  /// other CPU measure.
   EvalResult verify(const Variant &V, const Target &T, unsigned Repetitions);
-
-  /// Why \p T's lines are slow in the baseline (CpuEvidence.h): the build
-  /// compiler's optimisation remarks on them, and a run of every timed
-  /// input (program mode) or of the bench (project mode) under callgrind's
-  /// cache and branch simulation. What cannot be had is a note in it, never
-  /// an error.
   CpuEvidence cpuEvidence(const Target &T);
-
   const EvalConfig &config() const { return Config; }
-  /// The original text of the target's file, as read once at the start.
   llvm::StringRef originalText() const { return Original; }
-  /// Time spent in builds and runs, for the tool's overhead accounting.
   double processSeconds() const;
-  /// The cache key of a variant (what makes two evaluations the same).
   std::string cacheKey(const Variant &V, const Target &T) const;
-  /// The tests of program mode: feedback ones (the search sees their
-  /// results) and held-out ones (only a winner's verification runs them).
   unsigned feedbackTestCount() const { return Feedback.size(); }
   unsigned heldOutTestCount() const { return HeldOut.size(); }
-  /// The calls a variant of \p T adds that the summary of an applied winner
-  /// warns about (file system, processes, network); fails when they cannot
-  /// be listed.
   llvm::Expected<std::vector<ApiUse>> addedCalls(llvm::StringRef VariantText,
                                                  const Target &T);
-  /// The workload as the baseline's preparation found it.
   WorkloadFacts workload() const;
-  /// Builds \p V with AddressSanitizer and UndefinedBehaviorSanitizer and
-  /// runs every test under them (program mode, C++; docs/Evaluation.md,
-  /// "The review of a winner"). A finding counts when the original's build
-  /// with the same sanitizers has none on that test.
   SanitizerVerdict sanitize(const Variant &V);
 
 private:

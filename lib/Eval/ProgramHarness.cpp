@@ -850,8 +850,8 @@ void EvaluatorImpl::ProgramHarness::checkTests(Built &B,
         if (IsBaseline) {
           // The baseline's own cost of each test picks the timed ones.
           BaselineRunCost[Which[K]] = {Run->Report.UserSeconds +
-                                             Run->Report.SystemSeconds,
-                                         Run->Report.WallSeconds};
+                                           Run->Report.SystemSeconds,
+                                       Run->Report.WallSeconds};
           // Its answers, where they hold decimals, are what a variant's
           // are held to (compareWithBaseline).
           if (!F && hasDecimalTokens(Run->Proc.Stdout))
