@@ -438,9 +438,6 @@ llvm::Error createRoles(const RunOptions &Opts, const Session &S,
   return llvm::Error::success();
 }
 
-/// Starts (or, with --resume, continues) the run in the store, and names
-/// the run's jobs after the store and the run, so that a resumed run finds
-/// those its interrupted process left running.
 /// \p Value as a setting's value reads: strings bare, lists by commas.
 std::string settingText(const llvm::json::Value *Value) {
   if (!Value)
@@ -485,6 +482,9 @@ std::string settingsChanged(llvm::StringRef Before, llvm::StringRef Now) {
   return llvm::join(Changed, ", ");
 }
 
+/// Starts (or, with --resume, continues) the run in the store, and names
+/// the run's jobs after the store and the run, so that a resumed run finds
+/// those its interrupted process left running.
 llvm::Expected<int64_t> beginRun(const RunOptions &Opts, Session &S,
                                  RolloutStore &Store, const RunInfo &Info,
                                  llvm::raw_ostream &Diag) {
