@@ -26,6 +26,7 @@
 #include "maxcode/Support/TreeCopy.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -450,7 +451,15 @@ std::string settingText(const llvm::json::Value *Value) {
             *A, [](const llvm::json::Value &E) { return settingText(&E); }),
         ",");
   std::string Text;
-  llvm::raw_string_ostream(Text) << *Value;
+  llvm::raw_string_ostream OS(Text);
+  // Numbers as the help writes defaults (1e-06, 0.333333), not JSON's
+  // seventeen digits.
+  if (std::optional<int64_t> I = Value->getAsInteger())
+    OS << *I;
+  else if (std::optional<double> D = Value->getAsNumber())
+    OS << llvm::format("%g", *D);
+  else
+    OS << *Value;
   return Text;
 }
 
