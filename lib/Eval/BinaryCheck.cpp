@@ -226,7 +226,7 @@ llvm::Expected<BinaryFacts> maxcode::readBinaryFacts(llvm::StringRef Path) {
 
 std::optional<std::string>
 maxcode::judgeBinary(const BinaryFacts &Original, const BinaryFacts &Variant,
-                     llvm::ArrayRef<std::string> AllowApis) {
+                     llvm::ArrayRef<std::string> AllowApis, OptionNames Names) {
   for (const auto &[Name, Key] : Variant.WatchedSymbols) {
     if (Original.WatchedSymbols.count(Name) ||
         llvm::is_contained(AllowApis, Name) ||
@@ -235,7 +235,7 @@ maxcode::judgeBinary(const BinaryFacts &Original, const BinaryFacts &Variant,
     return "the linked program uses " + Name + " (" + Key +
            "), which the original's does not: the code reaches it under a "
            "name the screen did not see (allow it with " +
-           optionRef("AllowApi") + "=" +
+           Names("AllowApi") + "=" +
            (Name.find_first_of(" :(") == std::string::npos ? Name : Key) +
            " if it is meant)";
   }
@@ -259,7 +259,7 @@ maxcode::judgeBinary(const BinaryFacts &Original, const BinaryFacts &Variant,
                          Name.find(' ') == std::string::npos
                              ? Name
                              : apiCategoryKey(C).str(),
-                         optionRef("AllowApi"))
+                         Names("AllowApi"))
         .str();
   }
   return std::nullopt;

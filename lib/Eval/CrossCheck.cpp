@@ -162,19 +162,20 @@ static std::string primaryName(bool Bench, MeasureMode Primary) {
 
 /// Credits \p Out, whose speedup the other measure cannot judge, at most
 /// what that measure saw, \p OtherRatio (rule 9): never the primary's claim
-/// alone, which RawRatio keeps; unless the user chose \p OwnFigure
-/// (--credit-unconfirmed), which the reason then says.
-static void markUnconfirmed(EvalResult &Out, bool Bench, MeasureMode Primary,
-                            double OtherRatio, bool OwnFigure) {
+/// alone, which RawRatio keeps; unless the user chose --credit-unconfirmed,
+/// which the reason then says.
+static void markUnconfirmed(EvalResult &Out, bool Bench,
+                            const EvalConfig &Config, double OtherRatio) {
+  bool OwnFigure = Config.CreditUnconfirmed;
   double Credit =
       OwnFigure ? Out.Ratio : std::min(Out.Ratio, std::max(1.0, OtherRatio));
   Out.Unconfirmed = true;
   Out.Reason =
       llvm::formatv("unconfirmed: {0:f3}x by {1}, which {2} cannot "
                     "judge here ({3:f2}x by {2}); credited {4:f3}x{5}",
-                    Out.Ratio, primaryName(Bench, Primary), Out.CrossMeasure,
-                    OtherRatio, Credit,
-                    OwnFigure ? " (" + optionRef("CreditUnconfirmed") + ")"
+                    Out.Ratio, primaryName(Bench, Config.Measure),
+                    Out.CrossMeasure, OtherRatio, Credit,
+                    OwnFigure ? " (" + Config.Names("CreditUnconfirmed") + ")"
                               : std::string())
           .str();
   Out.Ratio = Credit;
@@ -260,8 +261,7 @@ void EvaluatorImpl::crossCheck(Built &B, TimingSet On, EvalResult &Out) {
   case CrossCheckVerdict::Unconfirmed:
     Out.Notes.push_back(
         cannotJudgeNote(Out.CrossMeasure, D.Comparison.RawRatio));
-    return markUnconfirmed(Out, Bench, Config.Measure, D.Comparison.RawRatio,
-                           Config.CreditUnconfirmed);
+    return markUnconfirmed(Out, Bench, Config, D.Comparison.RawRatio);
   }
 }
 

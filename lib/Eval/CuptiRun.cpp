@@ -35,22 +35,28 @@ std::vector<std::string> maxcode::nvidiaDevices() {
   return Out;
 }
 
-llvm::Error maxcode::checkCudaMeasurable(llvm::StringRef Library) {
+/// What timing kernels needs that this machine or this build lacks, said
+/// as what follows "needs".
+static std::optional<std::string> cudaMissing(llvm::StringRef Library) {
   if (Library.empty() || !llvm::sys::fs::exists(Library))
-    return llvm::createStringError(
-        optionRef("Measure") +
-        "=cuda-kernel needs libmaxcode-cupti.so, which is built "
-        "only when CMake finds CUDA with CUPTI (MAXCODE_CUDA_PATH); this "
-        "clang-maxcode has none");
+    return "libmaxcode-cupti.so, which is built only when CMake finds CUDA "
+           "with CUPTI (MAXCODE_CUDA_PATH); this clang-maxcode has none";
   // The driver creates /dev/nvidiactl and one node per GPU when it loads.
   if (!llvm::sys::fs::exists("/dev/nvidiactl"))
-    return llvm::createStringError(
-        optionRef("Measure") +
-        "=cuda-kernel needs an NVIDIA GPU and its driver, and this "
-        "machine has none (no /dev/nvidiactl); use " +
-        optionRef("Measure") + "=time or " + optionRef("Measure") +
-        "=instructions for host code");
-  return llvm::Error::success();
+    return "an NVIDIA GPU and its driver, and this machine has none (no "
+           "/dev/nvidiactl)";
+  return std::nullopt;
+}
+
+llvm::Error maxcode::checkCudaMeasurable(llvm::StringRef Library,
+                                         OptionNames Names) {
+  auto Missing = cudaMissing(Library);
+  if (!Missing)
+    return llvm::Error::success();
+  std::string Measure = Names("Measure");
+  return llvm::createStringError(Measure + "=cuda-kernel needs " + *Missing +
+                                 "; use " + Measure + "=time or " + Measure +
+                                 "=instructions for host code");
 }
 
 llvm::Expected<CuptiReport>
@@ -97,8 +103,10 @@ llvm::Expected<double> maxcode::cudaKernelCost(const CuptiReport &R) {
 llvm::Expected<std::vector<KernelTime>>
 maxcode::profileKernels(llvm::StringRef Command, const CommandPlacement &Place,
                         llvm::StringRef Library, double TimeoutSeconds) {
-  if (llvm::Error E = checkCudaMeasurable(Library))
-    return E;
+  if (auto Missing = cudaMissing(Library))
+    return llvm::createStringError("timing the profile command's kernels "
+                                   "needs " +
+                                   *Missing);
   llvm::Expected<TempFolder> Folder = TempFolder::create("maxcode-gpu-profile");
   if (!Folder)
     return Folder.takeError();

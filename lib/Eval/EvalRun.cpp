@@ -214,8 +214,8 @@ evaldetail::classifyRun(const ProcessResult &P, const SupervisorReport *Rep,
 
 std::optional<EvalResult>
 evaldetail::judgeTestRun(const ProcessResult &P, const SupervisorReport *Rep,
-                         const TestCase &T, double Tolerance, bool HeldOut,
-                         llvm::StringRef When,
+                         const TestCase &T, const EvalConfig &Config,
+                         bool HeldOut, llvm::StringRef When,
                          llvm::ArrayRef<std::string> BaselineRuns) {
   EvalResult F;
   std::string Kind = HeldOut ? "held-out test " : "test ";
@@ -227,13 +227,14 @@ evaldetail::judgeTestRun(const ProcessResult &P, const SupervisorReport *Rep,
   }
   auto Expected = llvm::MemoryBuffer::getFile(T.ExpectedPath);
   std::optional<TestFailure> D =
-      Expected ? compareOutputs((*Expected)->getBuffer(), P.Stdout, Tolerance)
-               : std::optional<TestFailure>(TestFailure{
-                     T.Name, 0, "", "", "expected output unreadable"});
+      Expected
+          ? compareOutputs((*Expected)->getBuffer(), P.Stdout, Config.Tolerance)
+          : std::optional<TestFailure>(
+                TestFailure{T.Name, 0, "", "", "expected output unreadable"});
   if (!D) {
     // Inside the tolerance, and still not the answer the program gives: an
     // approximation (a series cut short, 22/7 for pi) is no speedup.
-    D = compareWithBaseline(BaselineRuns, P.Stdout, Tolerance);
+    D = compareWithBaseline(BaselineRuns, P.Stdout, Config.Tolerance);
     if (!D)
       return std::nullopt;
     D->Test = T.Name;
@@ -246,7 +247,7 @@ evaldetail::judgeTestRun(const ProcessResult &P, const SupervisorReport *Rep,
       D->Detail.clear();
     } else {
       F.Reason += ": '" + bounded(D->Actual) + "' is " + D->Detail +
-                  "; an answer within " + optionRef("Tolerance") +
+                  "; an answer within " + Config.Names("Tolerance") +
                   " of the expected one must still be the one the program "
                   "prints";
     }

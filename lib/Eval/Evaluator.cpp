@@ -173,7 +173,7 @@ EvaluatorImpl::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
         Config.TimerPath + "'); reinstall clang-maxcode");
   if (!(Config.TimeoutSeconds > 0 && Config.TimeoutSeconds <= 86400))
     return llvm::createStringError(
-        optionRef("Timeout") +
+        Config.Names("Timeout") +
         " must be a number of seconds above 0 (and at most a day)");
   std::unique_ptr<EvaluatorImpl> E(
       new EvaluatorImpl(std::move(Config), Exec, Cache));
@@ -183,7 +183,7 @@ EvaluatorImpl::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
   if (llvm::Error Err = E->Mode->prepare())
     return Err;
   if (C.Measure == MeasureMode::CudaKernel)
-    if (llvm::Error Err = checkCudaMeasurable(C.CuptiLibrary))
+    if (llvm::Error Err = checkCudaMeasurable(C.CuptiLibrary, C.Names))
       return Err;
   // What makes two evaluations the same, besides the variant: everything
   // that can change a result (DESIGN section 4).
@@ -242,7 +242,7 @@ EvaluatorImpl::screenFor(const Target &T) {
       Macros = gccPredefinedMacros(Build, Config.Command.Directory);
     auto S = VariantScreen::create(Config.Command, Config.File, Config.Parse,
                                    Original, T, Config.Scope, Config.AllowApis,
-                                   std::move(Macros));
+                                   Config.Names, std::move(Macros));
     if (!S)
       return S.takeError();
     Screen = std::move(*S);
@@ -363,7 +363,8 @@ void EvaluatorImpl::screenAndBuild(llvm::ArrayRef<const Variant *> Vs,
       if (!Facts)
         Why[I] = llvm::toString(Facts.takeError());
       else
-        Why[I] = judgeBinary(*BaselineBinary, *Facts, Config.AllowApis);
+        Why[I] = judgeBinary(*BaselineBinary, *Facts, Config.AllowApis,
+                             Config.Names);
     }
   for (size_t I = 0; I < Vs.size(); ++I)
     if (Why[I]) {

@@ -367,7 +367,7 @@ classifyRun(const ProcessResult &P, const SupervisorReport *Rep,
 /// (compareWithBaseline); empty for the baseline itself.
 std::optional<EvalResult>
 judgeTestRun(const ProcessResult &P, const SupervisorReport *Rep,
-             const TestCase &T, double Tolerance, bool HeldOut,
+             const TestCase &T, const EvalConfig &Config, bool HeldOut,
              llvm::StringRef When, llvm::ArrayRef<std::string> BaselineRuns);
 /// The argv of a callgrind run of \p Argv counting every process, its log
 /// on descriptor 3, its profiles to \p OutFile; \p Options are valgrind's

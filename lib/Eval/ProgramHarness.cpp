@@ -162,17 +162,17 @@ EvaluatorImpl::makeProgramHarness(EvaluatorImpl &E) {
 llvm::Error EvaluatorImpl::ProgramHarness::prepare() {
   if (!E.Config.HoldoutBenchCmd.empty())
     return llvm::createStringError(
-        optionRef("HoldoutBenchCommand") +
+        E.Config.Names("HoldoutBenchCommand") +
         " is for project mode; program mode holds out "
         "tests of its own (" +
-        optionRef("HeldOut") + ")");
+        E.Config.Names("HeldOut") + ")");
   auto Loaded = loadTests(E.Config.TestsDir);
   if (!Loaded)
     return Loaded.takeError();
   E.Tests = std::move(*Loaded);
   double F = E.Config.HeldOutFraction;
   if (!(F >= 0 && F < 1))
-    return llvm::createStringError(optionRef("HeldOut") +
+    return llvm::createStringError(E.Config.Names("HeldOut") +
                                    " must be at least 0 and below 1");
   // Every test is the search's until the baseline's cost of each splits
   // them (splitTests): the baseline must pass them all anyway.
@@ -650,7 +650,8 @@ EvaluatorImpl::ProgramHarness::noHeldOutTiming() const {
                    ": the ratio is measured on the input the search saw, and "
                    "a variant that remembers its answer would not be caught; "
                    "give more tests"
-             : "no held-out test (" + optionRef("HeldOut") + "=0)" + Derived +
+             : "no held-out test (" + E.Config.Names("HeldOut") + "=0)" +
+                   Derived +
                    ": the ratio is measured on the inputs the search saw";
 }
 
@@ -841,7 +842,7 @@ void EvaluatorImpl::ProgramHarness::checkTests(Built &B,
         F = std::move(Failure);
       } else {
         bool IsBaseline = &B == E.Baseline.get();
-        F = judgeTestRun(Run->Proc, &Run->Report, T, E.Config.Tolerance,
+        F = judgeTestRun(Run->Proc, &Run->Report, T, E.Config,
                          Set != TestSet::Feedback, "",
                          IsBaseline ? llvm::ArrayRef<std::string>()
                                     : baselineAnswers(Which[K]));
@@ -933,11 +934,10 @@ EvaluatorImpl::ProgramHarness::measureInput(Built &B, size_t Test,
     return Run.takeError();
   // Every run is checked: one that answers differently when measured is a
   // wrong output, whatever it cost.
-  if (auto F =
-          judgeTestRun(Run->Proc, &Run->Report, T, E.Config.Tolerance,
-                       unseen(Test), " when measured",
-                       &B == E.Baseline.get() ? llvm::ArrayRef<std::string>()
-                                              : baselineAnswers(Test)))
+  if (auto F = judgeTestRun(
+          Run->Proc, &Run->Report, T, E.Config, unseen(Test), " when measured",
+          &B == E.Baseline.get() ? llvm::ArrayRef<std::string>()
+                                 : baselineAnswers(Test)))
     return llvm::make_error<RunFailure>(F->Status, F->Reason, F->FirstFailure);
   if (M == MeasureMode::Instructions) {
     auto Count = instructionsFromLog(Run->Report.Log, Run->Report.MainPid);

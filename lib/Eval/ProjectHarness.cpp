@@ -112,16 +112,15 @@ llvm::Error EvaluatorImpl::ProjectHarness::prepare() {
   const EvalConfig &C = E.Config;
   if (C.BuildCmd.empty() || C.TestCmd.empty())
     return llvm::createStringError(
-        "give " + optionRef("Tests") + "=<dir> (program mode), or " +
-        optionRef("BuildCommand") + " and " + optionRef("TestCommand") +
+        "give " + C.Names("Tests") + "=<dir> (program mode), or " +
+        C.Names("BuildCommand") + " and " + C.Names("TestCommand") +
         " "
         "(project mode; " +
-        optionRef("BenchCommand") + " to time)");
+        C.Names("BenchCommand") + " to time)");
   if (C.BenchCmd.empty())
-    return llvm::createStringError("project mode needs " +
-                                   optionRef("BenchCommand") +
-                                   " to measure with " + optionRef("Measure") +
-                                   "=" + optionValueName(C.Measure).str());
+    return llvm::createStringError(
+        "project mode needs " + C.Names("BenchCommand") + " to measure with " +
+        C.Names("Measure") + "=" + optionValueName(C.Measure).str());
   if (!llvm::sys::fs::is_directory(C.ProjectRoot))
     return llvm::createStringError("project root '" + C.ProjectRoot +
                                    "' is not a folder");
@@ -131,8 +130,8 @@ llvm::Error EvaluatorImpl::ProjectHarness::prepare() {
                                    C.ProjectRoot + "'");
   if (C.Measure == MeasureMode::Instructions && !C.BenchMetric.empty())
     return llvm::createStringError(
-        optionRef("BenchMetric") + " reads the bench's own figure and " +
-        optionRef("Measure") +
+        C.Names("BenchMetric") + " reads the bench's own figure and " +
+        C.Names("Measure") +
         "=instructions counts the bench's instructions: give "
         "one");
   // Project mode builds once, then incrementally, where bubblewrap can show
@@ -253,7 +252,7 @@ EvaluatorImpl::ProjectHarness::noHeldOutTiming() const {
   if (!E.Config.HoldoutBenchCmd.empty())
     return std::nullopt;
   return "the ratio is the bench's, on inputs the search saw; " +
-         optionRef("HoldoutBenchCommand") +
+         E.Config.Names("HoldoutBenchCommand") +
          " would time the winner on inputs it did not see";
 }
 
@@ -454,7 +453,7 @@ EvaluatorImpl::ProjectHarness::measureBench(Built &B, TimingSet On,
     if (!llvm::to_float(M.size() > 1 ? M[1] : M[0], Value))
       return llvm::make_error<RunFailure>(
           EvalStatus::Crash,
-          optionRef("BenchMetric") + " '" + E.Config.BenchMetric +
+          E.Config.Names("BenchMetric") + " '" + E.Config.BenchMetric +
               "' matched '" + bounded(M[0], 80) + "', which holds no number");
     size_t Next = M[0].data() + std::max<size_t>(M[0].size(), 1) - Rest.data();
     Rest = Rest.drop_front(std::min(Next, Rest.size()));
@@ -462,8 +461,8 @@ EvaluatorImpl::ProjectHarness::measureBench(Built &B, TimingSet On,
   if (Matches != 1)
     return llvm::make_error<RunFailure>(
         EvalStatus::Crash,
-        optionRef("BenchMetric") + " '" + E.Config.BenchMetric + "' matched " +
-            std::to_string(Matches) +
+        E.Config.Names("BenchMetric") + " '" + E.Config.BenchMetric +
+            "' matched " + std::to_string(Matches) +
             " times in the bench's output; it must match exactly once");
   return Value;
 }

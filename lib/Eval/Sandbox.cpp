@@ -51,7 +51,8 @@ static llvm::Expected<bool> bwrapWorks() {
   return R->succeeded();
 }
 
-llvm::Expected<SandboxMode> maxcode::resolveSandboxMode(SandboxMode Requested) {
+llvm::Expected<SandboxMode> maxcode::resolveSandboxMode(SandboxMode Requested,
+                                                        OptionNames Names) {
   if (Requested == SandboxMode::None)
     return SandboxMode::None;
   auto Works = bwrapWorks();
@@ -61,10 +62,10 @@ llvm::Expected<SandboxMode> maxcode::resolveSandboxMode(SandboxMode Requested) {
     return SandboxMode::Bwrap;
   if (Requested == SandboxMode::Bwrap)
     return llvm::createStringError(
-        optionRef("Sandbox") +
+        Names("Sandbox") +
         "=bwrap: bubblewrap is not installed or cannot create "
         "namespaces here (install the 'bubblewrap' package, or use " +
-        optionRef("Sandbox") + "=none)");
+        Names("Sandbox") + "=none)");
   return SandboxMode::None;
 }
 

@@ -441,16 +441,16 @@ llvm::Expected<ProcessResult> SlurmExecutor::runJob(const ProcessSpec &Spec,
 llvm::Expected<std::unique_ptr<Executor>>
 maxcode::createSlurmExecutor(unsigned Jobs, const SlurmOptions &Opts) {
   if (Opts.SharedDir.empty())
-    return llvm::createStringError(optionRef("Executor") + "=slurm needs " +
-                                   optionRef("SharedDir") +
+    return llvm::createStringError(Opts.Names("Executor") + "=slurm needs " +
+                                   Opts.Names("SharedDir") +
                                    "=<dir>, a folder that every node "
                                    "of the cluster sees at the same path");
   if (!llvm::sys::path::is_absolute(Opts.SharedDir))
-    return llvm::createStringError(optionRef("SharedDir") + " '" +
+    return llvm::createStringError(Opts.Names("SharedDir") + " '" +
                                    Opts.SharedDir +
                                    "' must be an absolute path");
   if (!llvm::sys::fs::is_directory(Opts.SharedDir))
-    return llvm::createStringError(optionRef("SharedDir") + " '" +
+    return llvm::createStringError(Opts.Names("SharedDir") + " '" +
                                    Opts.SharedDir + "' is not a folder");
   if (Opts.JobRunner.empty() || !llvm::sys::fs::can_execute(Opts.JobRunner))
     return llvm::createStringError(
@@ -483,7 +483,7 @@ maxcode::createSlurmExecutor(unsigned Jobs, const SlurmOptions &Opts) {
   llvm::SmallString<256> Dir;
   if (std::error_code EC = llvm::sys::fs::createUniqueDirectory(Model, Dir))
     return llvm::createStringError("cannot make a folder in " +
-                                   optionRef("SharedDir") + " '" +
+                                   Opts.Names("SharedDir") + " '" +
                                    Opts.SharedDir + "': " + EC.message());
   return std::make_unique<SlurmExecutor>(Jobs, Opts, std::string(Dir));
 }

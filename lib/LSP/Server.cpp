@@ -302,8 +302,7 @@ searchOptionsFrom(const json::Object &Init, llvm::StringRef Root) {
   auto Spelled = [](llvm::Error E) {
     return llvm::createStringError(
         "initializationOptions: " +
-        llvm::toString(spellOptionErrors(
-            std::move(E), [](const OptionInfo &I) { return I.setting(); })));
+        llvm::toString(spellOptionErrors(std::move(E), OptionNames::Settings)));
   };
   auto O = optionsFromSettings(Init);
   if (!O)

@@ -127,10 +127,8 @@ LearnedRTG::fit(llvm::ArrayRef<RTGExample> Examples, double Lambda) {
   if (Examples.size() < 4)
     return llvm::createStringError(
         "too few stored nodes to train the reward-to-go model (" +
-        std::to_string(Examples.size()) + "; run a few searches with " +
-        optionRef("Store") +
-        " "
-        "first)");
+        std::to_string(Examples.size()) +
+        "; run a few searches that keep their rollouts in this store first)");
   std::unique_ptr<LearnedRTG> M(new LearnedRTG());
   llvm::StringSet<> Rules, Tags;
   for (const RTGExample &E : Examples) {

@@ -430,8 +430,11 @@ std::vector<PlacedEdit> maxcode::collectRuleEdits(const RuleRequest &R) {
       llvm::dbgs() << DEBUG_TYPE << ": " << Rl->getId() << ": "
                    << (Out.empty() ? "no edit"
                                    : std::to_string(Out.size()) + " edit(s)")
+                   // Debug output is asked for on the command line only
+                   // (-debug-only), so it names the setting as a flag.
                    << (R.Options.Scope == EditScope::Target
-                           ? " in the target (" + optionRef("Scope") +
+                           ? " in the target (" +
+                                 OptionNames(OptionNames::Flags)("Scope") +
                                  "=target)"
                            : std::string())
                    << "\n";

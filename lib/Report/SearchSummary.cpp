@@ -169,7 +169,7 @@ static void printNoImprovement(const SearchSummary &S, llvm::raw_ostream &OS) {
   OS << "; nothing changed\n";
 }
 
-void maxcode::printSearchSummaryText(const SearchSummary &S,
+void maxcode::printSearchSummaryText(const SearchSummary &S, OptionNames Names,
                                      llvm::raw_ostream &OS) {
   OS << llvm::formatv("searched {0} with the {1} policy ({2}): {3} "
                       "evaluations ({4} from the store), {5:f1} s\n",
@@ -260,11 +260,11 @@ void maxcode::printSearchSummaryText(const SearchSummary &S,
     OS << llvm::formatv("not applied or exported: {0:f3}x is below "
                         "{2}={1:f3}, too small a change to be worth a review "
                         "({2}=1 takes any verified win)\n",
-                        S.Speedup, S.MinSpeedup, optionRef("MinSpeedup"));
+                        S.Speedup, S.MinSpeedup, Names("MinSpeedup"));
   if (S.StaticStateRefused)
     OS << "not applied or exported: the winner adds mutable static state "
           "(the review lines above say where); "
-       << optionRef("AllowStaticState") << " takes it\n";
+       << Names("AllowStaticState") << " takes it\n";
   if (S.Applied)
     OS << "applied to " << S.File << "\n";
   if (!S.FixesPath.empty())

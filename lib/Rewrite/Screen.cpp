@@ -465,7 +465,7 @@ VariantScreen::create(const tooling::CompileCommand &Command,
                       llvm::StringRef File, const ParseSettings &Settings,
                       llvm::StringRef Original, const Target &T,
                       EditScope Scope, std::vector<std::string> AllowedApis,
-                      std::string BuildMacros) {
+                      OptionNames Names, std::string BuildMacros) {
   auto Scan =
       scanFile(Command, File, Settings, Original, ScanPass::Host, BuildMacros);
   if (!Scan)
@@ -477,6 +477,7 @@ VariantScreen::create(const tooling::CompileCommand &Command,
   S->T = T;
   S->Scope = Scope;
   S->AllowedApis = std::move(AllowedApis);
+  S->Names = Names;
   S->BuildMacros = std::move(BuildMacros);
   S->Original = std::move(*Scan);
   S->OriginalText = Original.str();
@@ -492,8 +493,8 @@ VariantScreen::create(const tooling::CompileCommand &Command,
 }
 
 /// The start of every reason why an edit breaks the target scope.
-static std::string outsideTargetScope() {
-  return "edits outside " + optionRef("Scope") + "=target";
+static std::string outsideTargetScope(OptionNames Names) {
+  return "edits outside " + Names("Scope") + "=target";
 }
 
 bool VariantScreen::allowed(const FileScan &Orig, const ApiUse &U) const {
@@ -516,7 +517,7 @@ std::string VariantScreen::outsideScope(unsigned Line,
   // Judged on the preprocessed tokens: an edit that changes only how the
   // code after the target expands (a new #define, a _Pragma) is named at
   // the first line whose tokens differ.
-  return outsideTargetScope() + ": line " + std::to_string(Line) + " (" +
+  return outsideTargetScope(Names) + ": line " + std::to_string(Line) + " (" +
          Where.str() + " the target) was changed or removed: '" + Text + "'";
 }
 
@@ -576,7 +577,7 @@ std::optional<std::string> VariantScreen::judgeScope(const FileScan &Orig,
     ++Kept;
   }
   if (Kept == Head.size())
-    return outsideTargetScope() + ": the target's definition was removed";
+    return outsideTargetScope(Names) + ": the target's definition was removed";
   // In the new text, a pragma outside any body would apply to the code
   // after it, unless it is undone there (push ... pop).
   int Depth = 0, Pushed = 0;
@@ -593,14 +594,14 @@ std::optional<std::string> VariantScreen::judgeScope(const FileScan &Orig,
     } else if (Tok.PragmaKind == 2 && Pushed > 0) {
       --Pushed;
     } else if (Pushed == 0) {
-      return outsideTargetScope() + ": a #pragma at line " +
+      return outsideTargetScope(Names) + ": a #pragma at line " +
              std::to_string(Tok.Line) +
              " of the variant, outside the target's body, would apply to the "
              "code after it";
     }
   }
   if (Pushed > 0)
-    return outsideTargetScope() +
+    return outsideTargetScope(Names) +
            ": a #pragma push before the target is never popped, so it would "
            "apply to the code after it";
   return std::nullopt;
@@ -632,7 +633,7 @@ std::optional<std::string> VariantScreen::judge(const FileScan &Orig,
       return "defines " + U.Name + " at line " + std::to_string(U.Line) +
              ", a library " + apiCategoryName(U.Category).str() +
              " symbol the original does not define (allow it with " +
-             optionRef("AllowApi") + "=" + Key + ")";
+             Names("AllowApi") + "=" + Key + ")";
     std::string What = U.Name == "/proc"  ? "a path under /proc"
                        : U.Name == "envp" ? "main's environment parameter"
                        : U.Name == "asm"  ? "inline assembly"
@@ -643,11 +644,11 @@ std::optional<std::string> VariantScreen::judge(const FileScan &Orig,
              ", which ties the program to an instruction set the original "
              "does not need, so it would not run on every machine the "
              "original runs on (allow it with " +
-             optionRef("AllowIsa") + "=native or a list)";
+             Names("AllowIsa") + "=native or a list)";
     return "adds " + What + " (" + apiCategoryName(U.Category).str() +
            ") at line " + std::to_string(U.Line) +
            ", which the original does not use (allow it with " +
-           optionRef("AllowApi") + "=" + Key + ")";
+           Names("AllowApi") + "=" + Key + ")";
   }
   if (Scope == EditScope::Target)
     return judgeScope(Orig, V);

@@ -464,10 +464,11 @@ std::string settingText(const llvm::json::Value *Value) {
 }
 
 /// The settings in which the store's run identity \p Before differs from
-/// \p Now, named as the user sets them: "--warmups=1 (now 2)"; empty when
-/// \p Before is not an object of settings' keys (a store written before
-/// the identity came from the options' rows).
-std::string settingsChanged(llvm::StringRef Before, llvm::StringRef Now) {
+/// \p Now, named by \p Names as the user sets them: "--warmups=1 (now 2)";
+/// empty when \p Before is not an object of settings' keys (a store written
+/// before the identity came from the options' rows).
+std::string settingsChanged(llvm::StringRef Before, llvm::StringRef Now,
+                            OptionNames Names) {
   auto B = llvm::json::parse(Before), N = llvm::json::parse(Now);
   if (!B || !N || !B->getAsObject() || !N->getAsObject()) {
     llvm::consumeError(B.takeError()); // Not ours to judge: no list then.
@@ -485,7 +486,7 @@ std::string settingsChanged(llvm::StringRef Before, llvm::StringRef Now) {
       continue;
     if (Was && Is && *Was == *Is)
       continue;
-    Changed.push_back(optionRef(Row.Key) + "=" + settingText(Was) + " (now " +
+    Changed.push_back(Names(Row.Key) + "=" + settingText(Was) + " (now " +
                       settingText(Is) + ")");
   }
   return llvm::join(Changed, ", ");
@@ -503,7 +504,8 @@ llvm::Expected<int64_t> beginRun(const RunOptions &Opts, Session &S,
     return Run.takeError();
   if (Opts.Resume && !Resumed) {
     std::optional<std::string> Other = Store.otherUnfinishedConfig(Info);
-    std::string Changed = Other ? settingsChanged(*Other, Info.ConfigJSON) : "";
+    std::string Changed =
+        Other ? settingsChanged(*Other, Info.ConfigJSON, Opts.Names) : "";
     llvm::WithColor::note(Diag, "clang-maxcode")
         << (Changed.empty()
                 ? "no unfinished run of this search in the store; starting "
@@ -787,7 +789,7 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
     llvm::WithColor::note(Diag, "clang-maxcode")
         << llvm::formatv("nothing at or above {0} {1:f2}x in {2}; searching "
                          "{3}, the next by self cost ({4} evaluations left)\n",
-                         optionRef("MinSpeedup"), Opts.MinSpeedup, Sum.Target,
+                         Opts.Names("MinSpeedup"), Opts.MinSpeedup, Sum.Target,
                          Next.front(), Opts.Search.Budget - Spent);
     // The profile ranked them once; the next session reads its target by
     // name, without profiling again.

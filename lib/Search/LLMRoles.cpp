@@ -111,33 +111,33 @@ llvm::Error maxcode::checkLLMOptions(const RunOptions &Opts) {
     return llvm::Error::success();
   std::vector<std::string> Who;
   if (Opts.Policy == PolicyKind::LLM)
-    Who.push_back(optionRef("Policy") + "=llm");
+    Who.push_back(Opts.Names("Policy") + "=llm");
   if (Opts.Critic == CriticKind::LLM)
-    Who.push_back(optionRef("Critic") + "=llm");
+    Who.push_back(Opts.Names("Critic") + "=llm");
   if (Opts.RTG == RTGKind::LLM)
-    Who.push_back(optionRef("RTG") + "=llm");
+    Who.push_back(Opts.Names("RTG") + "=llm");
   const LLMOptions &L = Opts.LLM;
   if (L.Endpoint.empty() && L.ReplayDir.empty())
     return llvm::createStringError(
         llvm::join(Who, ", ") + " needs an LLM: give " +
-        optionRef("LLMEndpoint") +
+        Opts.Names("LLMEndpoint") +
         "=<url> (an OpenAI-compatible "
         "server, e.g. http://127.0.0.1:8000/v1) or " +
-        optionRef("LLMReplay") +
+        Opts.Names("LLMReplay") +
         "=<dir> (a "
         "run recorded with " +
-        optionRef("LLMRecord") + ")");
+        Opts.Names("LLMRecord") + ")");
   if (!L.ReplayDir.empty() && !llvm::sys::fs::is_directory(L.ReplayDir))
-    return llvm::createStringError(optionRef("LLMReplay") + " '" + L.ReplayDir +
-                                   "' is not a directory");
+    return llvm::createStringError(Opts.Names("LLMReplay") + " '" +
+                                   L.ReplayDir + "' is not a directory");
   // Before anything is built or sent: a key never crosses a network in the
   // clear.
   if (L.ReplayDir.empty())
     if (llvm::Error E = checkEndpointURL(L.Endpoint))
       return E;
   if (!L.RecordDir.empty() && !L.ReplayDir.empty())
-    return llvm::createStringError(optionRef("LLMRecord") + " and " +
-                                   optionRef("LLMReplay") +
+    return llvm::createStringError(Opts.Names("LLMRecord") + " and " +
+                                   Opts.Names("LLMReplay") +
                                    " cannot be given together");
   return llvm::Error::success();
 }
@@ -153,7 +153,7 @@ maxcode::openPromptLibrary(const RunOptions &Opts) {
         Argv0.c_str(), reinterpret_cast<void *>(&usesLLM)));
   }
   if (!llvm::sys::fs::is_directory(Opts.PromptsDir))
-    return llvm::createStringError(optionRef("PromptsDir") + " '" +
+    return llvm::createStringError(Opts.Names("PromptsDir") + " '" +
                                    Opts.PromptsDir + "' is not a directory");
   return std::make_unique<PromptLibrary>(
       std::vector<std::string>{Opts.PromptsDir});

@@ -260,9 +260,9 @@ llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
     if (llvm::Error E =
             exportFixes(Empty, Opts.ExportFixes,
                         S.BelowMinSpeedup
-                            ? "below " + optionRef("MinSpeedup")
+                            ? "below " + Opts.Names("MinSpeedup")
                             : "adds mutable static state; " +
-                                  optionRef("AllowStaticState") + " takes it"))
+                                  Opts.Names("AllowStaticState") + " takes it"))
       return makeInternal(std::move(E));
     W.Exported = true;
   } else if (!Opts.ExportFixes.empty()) {

@@ -147,6 +147,7 @@ public:
   static llvm::Expected<ProfilePlace> make(const RunOptions &Opts,
                                            llvm::raw_ostream &Err) {
     ProfilePlace P;
+    P.Names = Opts.Names;
     bool Project = runModeOf(Opts) == RunMode::Project;
     std::string First = Opts.Sources.empty()
                             ? makeAbsolutePath(".")
@@ -154,7 +155,7 @@ public:
     P.View.Tree = Opts.ProjectRoot.empty()
                       ? defaultProjectRoot(First, Opts.BuildPath)
                       : makeAbsolutePath(Opts.ProjectRoot);
-    auto Mode = resolveSandboxMode(Opts.Sandbox);
+    auto Mode = resolveSandboxMode(Opts.Sandbox, Opts.Names);
     P.View.Bwrap = Mode && *Mode == SandboxMode::Bwrap;
     if (!Mode)
       llvm::consumeError(Mode.takeError());
@@ -187,7 +188,7 @@ public:
             "the profile command would run in your tree '" + P.View.Tree +
             "': it cannot be copied, and without bubblewrap it cannot be "
             "shown read-only; give a smaller " +
-            optionRef("ProjectRoot"));
+            Opts.Names("ProjectRoot"));
       return P;
     }
     P.View.Copy = std::string(Copy);
@@ -202,7 +203,7 @@ public:
         llvm::toString(std::move(E)) +
         "\n(the profile command runs with your files read-only: it may "
         "write to the temporary folder; with " +
-        optionRef("ProjectRoot") +
+        Names("ProjectRoot") +
         " it runs in a "
         "writable copy of that folder)");
   }
@@ -219,6 +220,7 @@ public:
 private:
   std::optional<ScratchDir> Dir;
   TreeCopyView View;
+  OptionNames Names;
 };
 
 } // namespace
@@ -268,7 +270,7 @@ driver::discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
         << "the bench could not be profiled ("
         << llvm::StringRef(Why).split('\n').first.rtrim()
         << "); the targets are ranked by a static estimate: "
-        << "--target or " << optionRef("ProfileCommand") << " chooses\n";
+        << "--target or " << Opts.Names("ProfileCommand") << " chooses\n";
     return Targets;
   }
   rankTargets(*Targets);
@@ -282,13 +284,14 @@ llvm::Expected<std::unique_ptr<Executor>> createExecutor(const RunOptions &Opts,
   const SlurmOptions &SO = Opts.Slurm;
   if (Opts.Executor == ExecutorKind::Local) {
     if (!SO.SharedDir.empty() || !SO.ExtraArgs.empty() || SO.Builds)
-      return llvm::createStringError(optionRef("SharedDir") + ", " +
-                                     optionRef("SlurmArgs") + " and " +
-                                     optionRef("SlurmBuilds") + " need " +
-                                     optionRef("Executor") + "=slurm");
+      return llvm::createStringError(Opts.Names("SharedDir") + ", " +
+                                     Opts.Names("SlurmArgs") + " and " +
+                                     Opts.Names("SlurmBuilds") + " need " +
+                                     Opts.Names("Executor") + "=slurm");
     return createLocalExecutor(Jobs);
   }
   SlurmOptions Slurm = SO;
+  Slurm.Names = Opts.Names;
   if (!Slurm.SharedDir.empty())
     Slurm.SharedDir = makeAbsolutePath(Slurm.SharedDir);
   if (Slurm.JobRunner.empty() && !Opts.ToolDir.empty()) {
@@ -333,7 +336,7 @@ llvm::Error pickTarget(const RunOptions &Opts, Session &S,
 /// the user said --sandbox=none.
 llvm::Expected<SandboxMode> chooseSandbox(const RunOptions &Opts,
                                           llvm::raw_ostream &Err) {
-  auto Mode = resolveSandboxMode(Opts.Sandbox);
+  auto Mode = resolveSandboxMode(Opts.Sandbox, Opts.Names);
   if (!Mode)
     return Mode.takeError();
   if (Opts.Sandbox == SandboxMode::Auto)
@@ -350,7 +353,7 @@ llvm::Expected<SandboxMode> chooseSandbox(const RunOptions &Opts,
         "an LLM's code runs only in a working bubblewrap sandbox, and "
         "bubblewrap does not work here; install it (package 'bubblewrap') or "
         "say " +
-        optionRef("Sandbox") + "=none to run it with limits only");
+        Opts.Names("Sandbox") + "=none to run it with limits only");
   return *Mode;
 }
 
@@ -367,15 +370,16 @@ llvm::Error checkProjectTree(const RunOptions &Opts, const EvalConfig &C,
       llvm::StringRef(Tmp).starts_with(C.ProjectRoot + "/"))
     return llvm::createStringError(
         "the project root '" + C.ProjectRoot + "' holds the scratch folder '" +
-        Tmp.str() + "'; give " + optionRef("ProjectRoot") + " or " +
-        optionRef("ScratchDir") + " outside it");
+        Tmp.str() + "'; give " + Opts.Names("ProjectRoot") + " or " +
+        Opts.Names("ScratchDir") + " outside it");
   auto Stats = measureTree(C.ProjectRoot, Excluded, Opts.MaxTreeBytes);
   if (!Stats)
     return llvm::createStringError(
         "the project root '" + C.ProjectRoot +
         "' is too large to copy for every variant (" +
         llvm::toString(Stats.takeError()) + "); give a smaller " +
-        optionRef("ProjectRoot") + " or a larger " + optionRef("MaxTreeSize"));
+        Opts.Names("ProjectRoot") + " or a larger " +
+        Opts.Names("MaxTreeSize"));
   llvm::WithColor::note(Err, "clang-maxcode")
       << "project root: " << C.ProjectRoot << " (" << Stats->Files << " files, "
       << formatBytes(Stats->Bytes)
@@ -399,6 +403,8 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
   C.File = S.File;
   C.Command = S.RC.Command;
   C.Parse = Opts.Parse;
+  C.Names = Opts.Names;
+  C.Mode = runModeOf(Opts);
   C.TestsDir = Opts.TestsDir.empty() ? "" : makeAbsolutePath(Opts.TestsDir);
   C.Tolerance = Opts.Tolerance;
   C.MeasureTests = Opts.MeasureTests;
@@ -484,7 +490,7 @@ llvm::Error driver::openSession(const RunOptions &Opts, Session &S,
       return E;
   // Before the store is created: a run that cannot measure writes nothing.
   if (C.Measure == MeasureMode::CudaKernel)
-    if (llvm::Error E = checkCudaMeasurable(C.CuptiLibrary))
+    if (llvm::Error E = checkCudaMeasurable(C.CuptiLibrary, C.Names))
       return E;
   if (!StorePath.empty()) {
     auto F = SQLiteFile::open(StorePath);

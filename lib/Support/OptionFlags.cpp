@@ -42,10 +42,6 @@ struct OptionFlags::Binding {
   }
 };
 
-std::string maxcode::flagSpelling(const OptionInfo &I) {
-  return ("--" + I.Flag).str();
-}
-
 OptionFlags::OptionFlags(cl::OptionCategory &Category,
                          llvm::ArrayRef<cl::opt<std::string> *> Adopt) {
   for (const OptionInfo &I : optionTable()) {

@@ -565,77 +565,23 @@ std::error_code OptionError::convertToErrorCode() const {
   return llvm::inconvertibleErrorCode();
 }
 
-// Control characters: no file name, command or compiler message a library
-// quotes holds them.
-static constexpr char RefOpen = '\x1d', RefClose = '\x1e';
+std::string OptionNames::operator()(const OptionInfo &I) const {
+  return S == Flags ? ("--" + I.Flag).str() : I.setting();
+}
 
-static OptionSpeller ProcessSpeller = nullptr;
-
-void maxcode::setOptionSpeller(OptionSpeller Spell) { ProcessSpeller = Spell; }
-
-std::string maxcode::optionRef(llvm::StringRef Key) {
+std::string OptionNames::operator()(llvm::StringRef Key) const {
   const OptionInfo *I = findOption(Key);
-  assert(I && "optionRef of a key not in Options.def");
-  if (ProcessSpeller && I)
-    return ProcessSpeller(*I);
-  return RefOpen + Key.str() + RefClose;
+  assert(I && "OptionNames of a key not in Options.def");
+  return I ? (*this)(*I) : Key.str();
 }
 
-std::string maxcode::spellOptions(
-    llvm::StringRef Text,
-    llvm::function_ref<std::string(const OptionInfo &)> Spell) {
-  std::string Out;
-  while (true) {
-    auto [Before, Rest] = Text.split(RefOpen);
-    Out += Before;
-    if (Before.size() == Text.size())
-      return Out;
-    auto [Key, After] = Rest.split(RefClose);
-    const OptionInfo *I = findOption(Key);
-    Out += I ? Spell(*I) : Key.str();
-    Text = After;
-  }
-}
-
-std::string maxcode::settingSpelling(const OptionInfo &I) {
-  return I.setting();
-}
-
-OptionSpellingStream::~OptionSpellingStream() {
-  if (!Pending.empty())
-    Out << spellOptions(Pending, Spell);
-  Out.flush();
-}
-
-void OptionSpellingStream::write_impl(const char *Ptr, size_t Size) {
-  Written += Size;
-  Pending.append(Ptr, Size);
-  // Everything goes at once but a mark still open (a status line is drawn
-  // without a newline, and must show now).
-  size_t Open = Pending.rfind(RefOpen);
-  size_t End = Open != std::string::npos &&
-                       Pending.find(RefClose, Open) == std::string::npos
-                   ? Open
-                   : Pending.size();
-  Out << spellOptions(llvm::StringRef(Pending).take_front(End), Spell);
-  Out.flush();
-  Pending.erase(0, End);
-}
-
-llvm::Error maxcode::spellOptionErrors(
-    llvm::Error E, llvm::function_ref<std::string(const OptionInfo &)> Spell) {
+llvm::Error maxcode::spellOptionErrors(llvm::Error E, OptionNames Names) {
   return llvm::handleErrors(
-      std::move(E),
-      [&](const OptionError &O) -> llvm::Error {
+      std::move(E), [&](const OptionError &O) -> llvm::Error {
         const OptionInfo *I = findOption(O.Key);
-        std::string Name = I ? Spell(*I) : O.Key;
+        std::string Name = I ? Names(*I) : O.Key;
         if (O.Value)
           Name += "=" + *O.Value;
-        return llvm::createStringError(Name + " " +
-                                       spellOptions(O.Message, Spell));
-      },
-      [&](const llvm::StringError &S) -> llvm::Error {
-        return llvm::createStringError(S.convertToErrorCode(),
-                                       spellOptions(S.getMessage(), Spell));
+        return llvm::createStringError(Name + " " + O.Message);
       });
 }

@@ -178,23 +178,12 @@ static cl::list<std::string> DebugOnly(
     cl::value_desc("type,..."), cl::Hidden, cl::cat(MaxcodeCategory));
 #endif
 
-static cl::opt<std::string> OptionNames(
-    "option-names",
-    cl::desc("How messages name settings: flags (--held-out) or settings "
-             "(heldOut, as an editor's initializationOptions do)"),
-    cl::init("flags"), cl::Hidden, cl::cat(MaxcodeCategory));
-
-/// How this run's messages name a setting.
-static OptionSpellingStream::Speller speller() {
-  return OptionNames == "settings" ? settingSpelling : flagSpelling;
-}
-
-/// The stream the libraries' warnings and progress go to: stderr, with the
-/// settings they mention named as this run names them.
-static raw_ostream &diag() {
-  static OptionSpellingStream Diag(errs(), speller());
-  return Diag;
-}
+static cl::opt<OptionNames::Style> Naming(
+    "option-names", cl::desc("How messages name settings"),
+    cl::values(clEnumValN(OptionNames::Flags, "flags", "--held-out"),
+               clEnumValN(OptionNames::Settings, "settings",
+                          "heldOut, as an editor's initializationOptions do")),
+    cl::init(OptionNames::Flags), cl::Hidden, cl::cat(MaxcodeCategory));
 
 static int userError(const Twine &Message) {
   return reportError(createStringError(Message), "clang-maxcode", errs());
@@ -203,7 +192,7 @@ static int userError(const Twine &Message) {
 /// The exit code of a mode that failed: 1 for the user's error, 2 for the
 /// tool's (DESIGN section 11), having said it.
 static int fail(Error E) {
-  return reportError(spellOptionErrors(std::move(E), speller()),
+  return reportError(spellOptionErrors(std::move(E), Naming.getValue()),
                      "clang-maxcode", errs());
 }
 
@@ -242,6 +231,7 @@ static Expected<RunOptions> runOptionsFromFlags(
     return E;
   Opts.BuildPath = BuildPath;
   Opts.Sources = Sources;
+  Opts.Names = Naming.getValue();
   Opts.FlagsAfterDashDash = std::move(Fixed);
   Opts.JSON = Format == OutputFormat::JSON;
   void *Anchor = reinterpret_cast<void *>(&userError);
@@ -261,7 +251,7 @@ static int listTargetsMode(const RunOptions &Opts) {
   // Reading modes hold nothing an interrupt must see finished: one ends
   // the process within a second (installInterruptHandlers), non-zero.
   BlockingWork Reading;
-  auto L = listTargets(Opts, diag());
+  auto L = listTargets(Opts, errs());
   if (!L)
     return fail(L.takeError());
   if (Opts.JSON)
@@ -273,7 +263,7 @@ static int listTargetsMode(const RunOptions &Opts) {
 
 static int printParseCommandMode(const RunOptions &Opts) {
   BlockingWork Reading; // As listTargetsMode.
-  auto Commands = parseCommands(Opts, diag());
+  auto Commands = parseCommands(Opts, errs());
   if (!Commands)
     return fail(Commands.takeError());
   if (Opts.JSON)
@@ -294,7 +284,7 @@ static int listVariantsMode(const RunOptions &Opts) {
   // The target the search would start with: with a profile to run (a bench
   // in project mode, --profile-cmd), the profile's first, not the static
   // estimate's.
-  auto Searched = searchedTargetName(Opts, diag());
+  auto Searched = searchedTargetName(Opts, errs());
   if (!Searched)
     return fail(Searched.takeError());
   if (!Searched->empty())
@@ -304,7 +294,7 @@ static int listVariantsMode(const RunOptions &Opts) {
   LV.Scope = Opts.Scope;
   LV.ProjectMode = runModeOf(Opts) == RunMode::Project;
   LV.AllowIsa = Opts.AllowIsa;
-  auto L = listVariants(LV, diag());
+  auto L = listVariants(LV, errs());
   // Its compile checks stop their nvcc at once; what they left unchecked is
   // not listed.
   if (interrupted())
@@ -323,7 +313,7 @@ static int listVariantsMode(const RunOptions &Opts) {
 
 static int printPromptMode(const RunOptions &Opts) {
   BlockingWork Reading; // As listTargetsMode.
-  auto P = firstProposerPrompt(Opts, diag());
+  auto P = firstProposerPrompt(Opts, errs());
   if (!P)
     return fail(P.takeError());
   if (Opts.JSON)
@@ -349,7 +339,7 @@ static int critiqueMode() {
 }
 
 static int evaluateMode(const RunOptions &Opts) {
-  auto O = evaluateEditedCopy(Opts, Evaluate, diag());
+  auto O = evaluateEditedCopy(Opts, Evaluate, errs());
   // Its builds and runs were stopped, so what it measured is no verdict.
   if (interrupted()) {
     if (!O)
@@ -371,7 +361,7 @@ static int evaluateMode(const RunOptions &Opts) {
 }
 
 static int searchMode(const RunOptions &Opts) {
-  auto O = runSearch(Opts, diag());
+  auto O = runSearch(Opts, errs());
   if (!O)
     return fail(O.takeError());
   if (O->InterruptSignal) {
@@ -390,7 +380,7 @@ static int searchMode(const RunOptions &Opts) {
   if (Opts.JSON)
     printSearchSummaryJSON(O->Summary, outs());
   else
-    printSearchSummaryText(O->Summary, outs());
+    printSearchSummaryText(O->Summary, Opts.Names, outs());
   return Code;
 }
 
@@ -424,8 +414,6 @@ int main(int argc, const char **argv) {
           "clang-maxcode: make C++ and CUDA code faster by measured search\n",
           &errs()))
     return 1;
-  // From here on the libraries name settings in this run's words.
-  setOptionSpeller(speller());
   if (!FixedError.empty())
     return userError(FixedError);
 #ifndef MAXCODE_LLVM_HAS_DEBUG_OPTIONS

@@ -13,7 +13,6 @@
 #include "maxcode/LSP/OptimizeRunner.h"
 #include "maxcode/LSP/Server.h"
 #include "maxcode/LSP/Transport.h"
-#include "maxcode/Support/Options.h"
 #include "maxcode/Support/Process.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -91,8 +90,6 @@ int main(int argc, char **argv) {
       "It speaks LSP on stdin and stdout and runs beside clangd. The search "
       "itself runs\nthe clang-maxcode executable installed next to this "
       "one.\n");
-  // What the libraries write names settings as the editor does.
-  maxcode::setOptionSpeller(maxcode::settingSpelling);
 
   ServerOptions Opts;
   Opts.Pretty = Pretty;

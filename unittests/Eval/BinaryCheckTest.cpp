@@ -21,18 +21,17 @@ TEST(BinaryCheckTest, NewWatchedSymbolsAreRefusedUnlessAllowed) {
   BinaryFacts Orig, Var;
   Orig.WatchedSymbols = {{"exit", "exit"}};
   Var.WatchedSymbols = {{"exit", "exit"}};
-  EXPECT_FALSE(judgeBinary(Orig, Var, {}));
+  EXPECT_FALSE(judgeBinary(Orig, Var, {}, OptionNames::Flags));
   Var.WatchedSymbols["clock_gettime"] = "clock";
-  auto Why = judgeBinary(Orig, Var, {});
+  auto Why = judgeBinary(Orig, Var, {}, OptionNames::Flags);
   ASSERT_TRUE(Why);
   EXPECT_NE(Why->find("uses clock_gettime (clock), which the original's does "
                       "not"),
             std::string::npos);
-  EXPECT_NE(Why->find(optionRef("AllowApi") + "=clock_gettime"),
-            std::string::npos);
-  EXPECT_FALSE(judgeBinary(Orig, Var, {"clock_gettime"}));
-  EXPECT_FALSE(judgeBinary(Orig, Var, {"clock"}));
-  EXPECT_TRUE(judgeBinary(Orig, Var, {"socket"}));
+  EXPECT_NE(Why->find("--allow-api=clock_gettime"), std::string::npos);
+  EXPECT_FALSE(judgeBinary(Orig, Var, {"clock_gettime"}, OptionNames::Flags));
+  EXPECT_FALSE(judgeBinary(Orig, Var, {"clock"}, OptionNames::Flags));
+  EXPECT_TRUE(judgeBinary(Orig, Var, {"socket"}, OptionNames::Flags));
 }
 
 TEST(BinaryCheckTest, MoreWatchedInstructionsAreRefused) {
@@ -40,23 +39,25 @@ TEST(BinaryCheckTest, MoreWatchedInstructionsAreRefused) {
   Orig.InstructionsRead = Var.InstructionsRead = true;
   Orig.Instructions = {{"cpuid", 2}};
   Var.Instructions = {{"cpuid", 2}};
-  EXPECT_FALSE(judgeBinary(Orig, Var, {}));
+  EXPECT_FALSE(judgeBinary(Orig, Var, {}, OptionNames::Flags));
   Var.Instructions["cpuid"] = 3;
-  auto Why = judgeBinary(Orig, Var, {});
+  auto Why = judgeBinary(Orig, Var, {}, OptionNames::Flags);
   ASSERT_TRUE(Why);
   EXPECT_NE(Why->find("holds 3 cpuid instructions where the original's holds "
                       "2"),
             std::string::npos);
-  EXPECT_FALSE(judgeBinary(Orig, Var, {"cpuid"}));
-  EXPECT_FALSE(judgeBinary(Orig, Var, {"measurement"}));
+  EXPECT_FALSE(judgeBinary(Orig, Var, {"cpuid"}, OptionNames::Flags));
+  EXPECT_FALSE(judgeBinary(Orig, Var, {"measurement"}, OptionNames::Flags));
   Var.Instructions = {{"valgrind client request", 1}};
-  Why = judgeBinary(Orig, Var, {});
+  // The reason names the setting as the front end that runs the check does.
+  Why = judgeBinary(Orig, Var, {}, OptionNames::Settings);
   ASSERT_TRUE(Why);
-  EXPECT_NE(Why->find(optionRef("AllowApi") + "=measurement"),
-            std::string::npos);
+  EXPECT_NE(Why->find("(allow it with allowApi=measurement if"),
+            std::string::npos)
+      << *Why;
   // Where the instructions could not be read, only the symbols judge.
   Var.InstructionsRead = false;
-  EXPECT_FALSE(judgeBinary(Orig, Var, {}));
+  EXPECT_FALSE(judgeBinary(Orig, Var, {}, OptionNames::Flags));
 }
 
 TEST(BinaryCheckTest, ReadsWhatTheCompilerMade) {
@@ -95,8 +96,8 @@ TEST(BinaryCheckTest, ReadsWhatTheCompilerMade) {
     EXPECT_EQ(H->Instructions["rdtsc"], P->Instructions["rdtsc"] + 1);
     EXPECT_EQ(H->Instructions["cpuid"], P->Instructions["cpuid"] + 1);
   }
-  EXPECT_TRUE(judgeBinary(*P, *H, {}));
-  EXPECT_FALSE(judgeBinary(*P, *P, {}));
+  EXPECT_TRUE(judgeBinary(*P, *H, {}, OptionNames::Flags));
+  EXPECT_FALSE(judgeBinary(*P, *P, {}, OptionNames::Flags));
   // Not a program at all.
   auto Bad = readBinaryFacts((Dir + "/plain.c").str());
   ASSERT_FALSE(bool(Bad));

@@ -91,10 +91,12 @@ TEST(CuptiRunTest, NoKernelAndNoReportAreErrors) {
 }
 
 TEST(CuptiRunTest, AMissingLibraryIsNamed) {
-  llvm::Error E = checkCudaMeasurable("");
+  llvm::Error E = checkCudaMeasurable("", OptionNames::Settings);
   ASSERT_TRUE(bool(E));
-  EXPECT_NE(llvm::toString(std::move(E)).find("libmaxcode-cupti.so"),
-            std::string::npos);
+  std::string Message = llvm::toString(std::move(E));
+  EXPECT_NE(Message.find("libmaxcode-cupti.so"), std::string::npos);
+  // Named as the front end that runs it names the setting.
+  EXPECT_EQ(Message.find("measure=cuda-kernel needs"), 0u) << Message;
 }
 
 } // namespace

@@ -420,6 +420,7 @@ TEST(EvaluatorTest, JobKeysAreTheSameInAnotherEvaluator) {
   C.Command.Directory = std::string(Dir);
   C.Command.Filename = Source;
   C.Command.CommandLine = {"g++", "-std=c++17", "-O1", Source};
+  C.Mode = RunMode::Program;
   C.TestsDir = (Dir + "/tests").str();
   C.Scope = EditScope::File;
   C.Repetitions = 2;

@@ -128,7 +128,7 @@ TEST_F(SandboxTest, NoSandboxLeavesTheCommandAsItIs) {
 }
 
 TEST_F(SandboxTest, ARunInsideSeesNeitherTheSecretNorTheNetwork) {
-  auto Mode = resolveSandboxMode(SandboxMode::Auto);
+  auto Mode = resolveSandboxMode(SandboxMode::Auto, OptionNames::Flags);
   if (!Mode || *Mode != SandboxMode::Bwrap) {
     if (!Mode)
       llvm::consumeError(Mode.takeError());

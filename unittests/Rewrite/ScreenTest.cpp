@@ -112,9 +112,10 @@ int main() { std::printf("%d\n", work(LIMIT)); }
 
 std::optional<std::string> judge(llvm::StringRef Variant) {
   llvm::StringRef O(Harness);
-  auto Screen = VariantScreen::create(command(), "/screen/prog.cpp", settings(),
-                                      O, target(O, "int work", "int main"),
-                                      EditScope::Target, {});
+  auto Screen =
+      VariantScreen::create(command(), "/screen/prog.cpp", settings(), O,
+                            target(O, "int work", "int main"),
+                            EditScope::Target, {}, OptionNames::Flags);
   EXPECT_TRUE(bool(Screen)) << llvm::toString(Screen.takeError());
   return Screen ? (*Screen)->screen(Variant) : std::nullopt;
 }

@@ -296,6 +296,25 @@ TEST_F(DriverFilesTest, ASessionEvaluatesAnEditedCopyAsAWinner) {
   EXPECT_NE(R->Result.Reason.find("does not parse: line 1:"), std::string::npos)
       << R->Result.Reason;
 
+  // What the run writes about a setting names it as the front end that runs
+  // it does: here the editor's words, handed down with the run's options.
+  RunOptions InEditor = O;
+  InEditor.Names = OptionNames::Settings;
+  InEditor.Scope = EditScope::Target;
+  std::string Outside = (Dir + "/outside.cpp").str();
+  write(Outside, "#include <cstdio>\n"
+                 "long sum(long n) { return n * (n + 1) / 2; }\n"
+                 "int main() {\n"
+                 "  long n;\n"
+                 "  while (std::scanf(\"%ld\", &n) == 1)\n"
+                 "    std::printf(\"%ld\\n\", sum(n) + 0);\n"
+                 "}\n");
+  R = evaluateEditedCopy(InEditor, Outside, Diag);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError()) << Log;
+  EXPECT_EQ(R->Result.Status, EvalStatus::Rejected) << R->Result.Reason;
+  EXPECT_EQ(R->Result.Reason.find("edits outside scope=target"), 0u)
+      << R->Result.Reason;
+
   // The source itself is never touched.
   auto Now = llvm::MemoryBuffer::getFile(Program);
   ASSERT_TRUE(bool(Now));

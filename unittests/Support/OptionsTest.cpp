@@ -176,107 +176,40 @@ TEST(OptionsTest, SettingsAreTheKeysInCamelCase) {
   EXPECT_EQ(findOption("Budget")->setting(), "budget");
 }
 
-// Libraries name the key; each front end says it in its own words.
+// The checks of the settings name the key; each front end says it in its
+// own words where it shows the error.
 TEST(OptionsTest, ErrorsNameTheKey) {
-  auto Spell = [](llvm::Error E, bool AsFlag) {
-    return llvm::toString(
-        spellOptionErrors(std::move(E), [&](const OptionInfo &I) {
-          return AsFlag ? flagSpelling(I) : I.setting();
-        }));
+  auto Spell = [](llvm::Error E, OptionNames Names) {
+    return llvm::toString(spellOptionErrors(std::move(E), Names));
   };
   MaxcodeOptions O;
-  EXPECT_EQ(Spell(O.setFromStrings("Policy", {"gpt"}), true),
+  EXPECT_EQ(Spell(O.setFromStrings("Policy", {"gpt"}), OptionNames::Flags),
             "--policy=gpt is not one of rules, llm");
-  EXPECT_EQ(Spell(O.setFromStrings("Budget", {"twenty"}), false),
-            "budget=twenty must be a non-negative integer");
-  EXPECT_EQ(Spell(O.setFromStrings("CheckOptions", {"no-equals"}), true),
+  EXPECT_EQ(
+      Spell(O.setFromStrings("Budget", {"twenty"}), OptionNames::Settings),
+      "budget=twenty must be a non-negative integer");
+  EXPECT_EQ(Spell(O.setFromStrings("CheckOptions", {"no-equals"}),
+                  OptionNames::Flags),
             "rule option 'no-equals' is not key=value");
   auto Bad = optionsFromSettings(llvm::json::Object{{"budget", "twenty"}});
   ASSERT_FALSE(bool(Bad));
-  EXPECT_EQ(Spell(Bad.takeError(), false),
-            "budget must be a non-negative integer");
-
-  EffectiveOptions E;
-  EXPECT_FALSE(bool(validateOptions(E)));
-  E.HeldOut = 1;
-  EXPECT_EQ(Spell(validateOptions(E), true),
-            "--held-out must be at least 0 and below 1");
-  E = EffectiveOptions();
-  E.Timeout = 0;
-  EXPECT_EQ(Spell(validateOptions(E), false),
-            "timeout=0 is not a number of seconds above 0 and at most 86400: "
-            "a run without a limit is never safe");
-  E = EffectiveOptions();
-  E.MinSpeedup = INFINITY;
-  EXPECT_EQ(Spell(validateOptions(E), true),
-            "--min-speedup=inf is not a finite number");
-  E = EffectiveOptions();
-  E.MaxTreeSize = "2Q";
-  EXPECT_EQ(Spell(validateOptions(E), true),
-            "--max-tree-size=2Q is not a size: give one such as 500M or 2G");
-  E = EffectiveOptions();
-  E.PassEnv = {"PATH", "OPENAI_API_KEY"};
-  EXPECT_EQ(Spell(validateOptions(E), true),
-            "--pass-env may not name OPENAI_API_KEY, the API key's variable");
-  // Settings travel as JSON, which holds only UTF-8: a byte that is not
-  // is refused, in a string, a list and a rule option alike.
-  E = EffectiveOptions();
-  E.LLMModel = "g\xe6pt-x";
-  EXPECT_EQ(Spell(validateOptions(E), false),
-            "llmModel=g\uFFFDpt-x is not valid UTF-8");
-  E = EffectiveOptions();
-  E.PassEnv = {"PATH", "CC\xff"};
-  EXPECT_EQ(Spell(validateOptions(E), true),
-            "--pass-env=CC\uFFFD is not valid UTF-8");
-  E = EffectiveOptions();
-  E.CheckOptions = {{"x.Max", "\xc3"}};
-  EXPECT_EQ(Spell(validateOptions(E), true),
-            "--rule-option=\uFFFD is not valid UTF-8");
-  E = EffectiveOptions();
-  E.LLMModel = "gpt-\xc3\xa9"; // Valid UTF-8 beyond ASCII is fine.
-  EXPECT_FALSE(bool(validateOptions(E)));
+  // Any other error passes through as it was written.
+  EXPECT_EQ(Spell(llvm::createStringError("make ${Tests} {HeldOut}"),
+                  OptionNames::Settings),
+            "make ${Tests} {HeldOut}");
 }
 
-// Libraries write optionRef; the front end's words come out, whether the
-// message is an error or written to a stream in pieces.
-TEST(OptionsTest, LibrariesNameOptionsByKey) {
-  std::string Message =
-      "give " + optionRef("LLMEndpoint") + "=<url> or " + optionRef("HeldOut");
-  EXPECT_EQ(spellOptions(Message, flagSpelling),
-            "give --llm-endpoint=<url> or --held-out");
-  EXPECT_EQ(spellOptions(Message, settingSpelling),
-            "give llmEndpoint=<url> or heldOut");
-  EXPECT_EQ(llvm::toString(spellOptionErrors(llvm::createStringError(Message),
-                                             settingSpelling)),
-            "give llmEndpoint=<url> or heldOut");
-  // Once a front end has said its words, optionRef writes them: text a
-  // library keeps reads the same wherever it goes.
-  setOptionSpeller(settingSpelling);
-  EXPECT_EQ("edits outside " + optionRef("Scope") + "=target",
-            "edits outside scope=target");
-  setOptionSpeller(flagSpelling);
-  EXPECT_EQ(optionRef("HeldOut"), "--held-out");
-  setOptionSpeller(nullptr);
-  EXPECT_EQ(spellOptions(optionRef("HeldOut"), flagSpelling), "--held-out");
-  // Text without a mark is left alone, braces and all.
-  EXPECT_EQ(spellOptions("make ${Tests} {HeldOut}", flagSpelling),
-            "make ${Tests} {HeldOut}");
-
-  std::string Out;
-  {
-    llvm::raw_string_ostream S(Out);
-    OptionSpellingStream Spelling(S, flagSpelling);
-    // A mark split across writes is held until it closes.
-    Spelling << "warning: raise ";
-    std::string Ref = optionRef("Timeout");
-    Spelling.write(Ref.data(), 3);
-    EXPECT_EQ(Out, "warning: raise ");
-    Spelling.write(Ref.data() + 3, Ref.size() - 3);
-    Spelling << " or lower " << optionRef("Repetitions") << "\n";
-    Spelling << "progress 3/8"; // A status line: shown now, no newline.
-    EXPECT_EQ(Out, "warning: raise --timeout or lower --repetitions\n"
-                   "progress 3/8");
+// What a library writes about a setting names it with the names it was
+// handed: a flag for the command line, a setting for the editor, for every
+// row of the table.
+TEST(OptionsTest, OptionNamesAreTheFlagsOrTheSettings) {
+  for (const OptionInfo &I : optionTable()) {
+    EXPECT_EQ(OptionNames(OptionNames::Flags)(I.Key), "--" + I.Flag.str());
+    EXPECT_EQ(OptionNames(OptionNames::Settings)(I.Key), I.setting());
+    EXPECT_EQ(OptionNames(OptionNames::Settings)(I), I.setting());
   }
+  EXPECT_EQ(OptionNames()("HeldOut"), "--held-out");
+  EXPECT_EQ(OptionNames(OptionNames::Settings)("LLMEndpoint"), "llmEndpoint");
 }
 
 // DESIGN section 10, from the table: every key marked Trusted is dropped

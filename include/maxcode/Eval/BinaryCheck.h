@@ -17,6 +17,7 @@
 #ifndef MAXCODE_EVAL_BINARYCHECK_H
 #define MAXCODE_EVAL_BINARYCHECK_H
 
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -48,9 +49,11 @@ llvm::Expected<BinaryFacts> readBinaryFacts(llvm::StringRef Path);
 /// imports clock_gettime (clock), which the original's does not"), or
 /// nothing. \p AllowApis are --allow-api's names or category keys; an
 /// instruction's name is its key ("rdtsc") and its category's ("clock").
+/// \p Names name --allow-api in the reason.
 std::optional<std::string> judgeBinary(const BinaryFacts &Original,
                                        const BinaryFacts &Variant,
-                                       llvm::ArrayRef<std::string> AllowApis);
+                                       llvm::ArrayRef<std::string> AllowApis,
+                                       OptionNames Names);
 
 } // namespace maxcode
 

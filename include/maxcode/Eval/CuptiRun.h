@@ -18,6 +18,7 @@
 
 #include "maxcode/Eval/CuptiReport.h"
 #include "maxcode/Frontend/Profile.h"
+#include "maxcode/Support/Options.h"
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,8 +36,9 @@ cuptiEnvironment(llvm::StringRef Library, llvm::StringRef OutputDir,
 std::vector<std::string> nvidiaDevices();
 
 /// Fails, saying why, unless a GPU can be used here and \p Library exists:
-/// the check --measure=cuda-kernel makes before anything is built.
-llvm::Error checkCudaMeasurable(llvm::StringRef Library);
+/// the check --measure=cuda-kernel makes before anything is built. \p Names
+/// name the settings in the error.
+llvm::Error checkCudaMeasurable(llvm::StringRef Library, OptionNames Names);
 
 /// Every report in \p OutputDir, merged (a run may start several CUDA
 /// programs). An empty folder is an error: the library never loaded.

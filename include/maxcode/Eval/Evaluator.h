@@ -32,6 +32,12 @@ namespace maxcode {
 
 class EvalCache;
 
+/// How a run evaluates candidates: program mode (a program fed the tests'
+/// inputs), project mode (the project's own build, tests and bench), or
+/// neither (the modes that only read code). Decided once from the options
+/// (runModeOf, lib/Search) and passed down.
+enum class RunMode { ReadOnly, Program, Project };
+
 struct EvalConfig {
   /// The target's file (absolute) and its translation unit's command.
   std::string File;
@@ -39,6 +45,8 @@ struct EvalConfig {
   /// How to parse variants (a variant that is not C++ is rejected).
   ParseSettings Parse;
 
+  /// Which harness evaluates: the run's mode, as runModeOf decided it.
+  RunMode Mode = RunMode::ReadOnly;
   /// Program mode: a folder of test pairs fed on stdin.
   std::string TestsDir;
   double Tolerance = optdefault::Tolerance;
@@ -109,8 +117,11 @@ struct EvalConfig {
   /// Files and folders no build or run may see even where a visible folder
   /// holds them: the store, LLM transcripts, reports.
   std::vector<std::string> Protected;
+  /// How the text the evaluator writes (verdicts' reasons, warnings, errors)
+  /// names a setting: as the front end that runs it does.
+  OptionNames Names;
 
-  bool programMode() const { return !TestsDir.empty(); }
+  bool programMode() const { return Mode == RunMode::Program; }
   /// Whether the translation unit is CUDA (a .cu file, nvcc, -x cuda).
   bool cudaProgram() const;
 };

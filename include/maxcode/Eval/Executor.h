@@ -67,6 +67,8 @@ struct SlurmOptions {
   /// Slurm's commands (looked up on PATH when they have no slash).
   std::string Srun = "srun", Scontrol = "scontrol", Sacct = "sacct",
               Scancel = "scancel";
+  /// How its errors name the settings.
+  OptionNames Names;
 };
 
 /// Runs jobs on a Slurm cluster through srun, up to \p Jobs in flight; timed

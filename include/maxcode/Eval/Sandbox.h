@@ -81,8 +81,9 @@ struct SandboxPolicy {
 };
 
 /// Auto picks bwrap when it is installed and works, else None. Asking for
-/// bwrap where it does not work is an error.
-llvm::Expected<SandboxMode> resolveSandboxMode(SandboxMode Requested);
+/// bwrap where it does not work is an error, which \p Names name.
+llvm::Expected<SandboxMode> resolveSandboxMode(SandboxMode Requested,
+                                               OptionNames Names);
 
 /// Wraps \p Spec for \p Policy: the supervisor, the bwrap command line, the
 /// user to run as.

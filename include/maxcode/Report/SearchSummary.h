@@ -21,6 +21,7 @@
 #include "maxcode/Rewrite/Review.h"
 #include "maxcode/Rewrite/Screen.h"
 #include "maxcode/Rewrite/Variant.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/Support/JSON.h"
 #include <memory>
 #include <optional>
@@ -115,8 +116,9 @@ struct SearchSummary {
 };
 
 /// The summary for people: what was searched, then the verified speedup and
-/// the diff, or why nothing changed.
-void printSearchSummaryText(const SearchSummary &S, llvm::raw_ostream &OS);
+/// the diff, or why nothing changed; \p Names name the settings it mentions.
+void printSearchSummaryText(const SearchSummary &S, OptionNames Names,
+                            llvm::raw_ostream &OS);
 /// The same as one versioned JSON object.
 void printSearchSummaryJSON(const SearchSummary &S, llvm::raw_ostream &OS);
 

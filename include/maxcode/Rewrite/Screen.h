@@ -38,6 +38,7 @@
 
 #include "maxcode/Frontend/Target.h"
 #include "maxcode/Rewrite/Scope.h"
+#include "maxcode/Support/Options.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -125,13 +126,14 @@ scanFile(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
 class VariantScreen {
 public:
   /// Scans the original once; \p AllowedApis are --allow-api's names or
-  /// category keys; \p BuildMacros, when the build compiler is not Clang,
-  /// its predefined macros (every scan reads what that compiler compiles).
+  /// category keys; \p Names name the settings in the reasons; \p
+  /// BuildMacros, when the build compiler is not Clang, its predefined
+  /// macros (every scan reads what that compiler compiles).
   static llvm::Expected<std::unique_ptr<VariantScreen>>
   create(const clang::tooling::CompileCommand &Command, llvm::StringRef File,
          const ParseSettings &Settings, llvm::StringRef Original,
          const Target &T, EditScope Scope, std::vector<std::string> AllowedApis,
-         std::string BuildMacros = "");
+         OptionNames Names, std::string BuildMacros = "");
 
   /// Why \p VariantText is rejected ("does not parse: ...", "adds fork
   /// (process creation) at line 12", "line 30 (after the target) changed
@@ -164,6 +166,7 @@ private:
   Target T;
   EditScope Scope = EditScope::Target;
   std::vector<std::string> AllowedApis;
+  OptionNames Names;
   std::string BuildMacros;
   FileScan Original;
   /// The device pass of a CUDA file that tests `__CUDA_ARCH__`.

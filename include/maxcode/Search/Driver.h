@@ -48,6 +48,10 @@ struct RunOptions {
   bool JSON = false;
   ParseSettings Parse;
   std::string ToolDir; ///< Folder of the running executable.
+  /// How what the run writes names the settings: the tool's flags, or the
+  /// editor's settings when the editor runs it (--option-names). Every part
+  /// is handed these with its configuration.
+  OptionNames Names;
 
   std::string TargetNames;
   std::string ProfileCmd;
@@ -125,12 +129,12 @@ struct RunOptions {
   std::string ReportPath;  ///< .json or .html report to write.
 };
 
-/// How a run evaluates candidates, decided once from the options and used
-/// by every mode (the search, --evaluate, --list-variants, the profile):
+/// How a run evaluates candidates (RunMode), decided here once from the
+/// options and passed down to every mode (the search, --evaluate,
+/// --list-variants, the profile) and the evaluator (EvalConfig::Mode):
 /// program mode when --tests names a folder (it wins over the project
 /// options), project mode when --build-cmd or --project-root is given,
 /// neither for the modes that only read code.
-enum class RunMode { ReadOnly, Program, Project };
 RunMode runModeOf(const RunOptions &Opts);
 
 /// Sets the fields of \p Opts that the options model holds, after checking

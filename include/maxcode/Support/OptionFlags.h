@@ -42,9 +42,6 @@ private:
   std::vector<std::unique_ptr<Binding>> Bindings;
 };
 
-/// How the command line names option \p I: "--held-out".
-std::string flagSpelling(const OptionInfo &I);
-
 } // namespace maxcode
 
 #endif // MAXCODE_SUPPORT_OPTIONFLAGS_H

@@ -230,58 +230,32 @@ public:
   std::error_code convertToErrorCode() const override;
 };
 
-/// How a library names option \p Key in what it writes, so that the
-/// command line says "--held-out" and the editor "heldOut":
-/// "optionRef("Measure") + "=time"" reads "--measure=time". Once the front
-/// end has said its words (setOptionSpeller), the name itself: text that is
-/// kept (a verdict's reason in the store, a report, a prompt) reads the same
-/// wherever it goes. Before, a mark that the front end replaces where the
-/// text comes out (spellOptionErrors, OptionSpellingStream).
-std::string optionRef(llvm::StringRef Key);
-
-/// How a front end names an option: flagSpelling, settingSpelling.
-using OptionSpeller = std::string (*)(const OptionInfo &);
-/// Sets, for the rest of the process, the words optionRef writes; a front
-/// end calls it once, at start-up, before any thread.
-void setOptionSpeller(OptionSpeller Spell);
-
-/// \p Text with each optionRef in it said with \p Spell's name.
-std::string
-spellOptions(llvm::StringRef Text,
-             llvm::function_ref<std::string(const OptionInfo &)> Spell);
-
-/// How the editor names option \p I: its setting, "heldOut".
-std::string settingSpelling(const OptionInfo &I);
-
-/// A stream that spells the optionRefs of what is written through it onto
-/// another, as it comes: what libraries write as warnings and progress
-/// reaches the user in the front end's words.
-class OptionSpellingStream : public llvm::raw_ostream {
+/// How a front end names the settings in what it shows: the command line's
+/// flags ("--held-out") or the editor's settings ("heldOut"). A library that
+/// mentions a setting in text it writes (an error, a verdict's reason, a
+/// warning, a report) is handed the run's names with the rest of its
+/// configuration, so the text reads the same wherever it goes (the store,
+/// a report, the editor); nothing process-wide decides them.
+class OptionNames {
 public:
-  using Speller = OptionSpeller;
-  OptionSpellingStream(llvm::raw_ostream &Out, Speller Spell)
-      : Out(Out), Spell(Spell) {
-    SetUnbuffered();
-  }
-  ~OptionSpellingStream() override;
-  bool has_colors() const override { return Out.has_colors(); }
-  bool is_displayed() const override { return Out.is_displayed(); }
+  enum Style : uint8_t { Flags, Settings };
+  constexpr OptionNames(Style S = Flags) : S(S) {}
+  /// The name of row \p Key, which must be one of Options.def's: "--scope"
+  /// or "scope".
+  std::string operator()(llvm::StringRef Key) const;
+  std::string operator()(const OptionInfo &I) const;
+  Style style() const { return S; }
 
 private:
-  void write_impl(const char *Ptr, size_t Size) override;
-  uint64_t current_pos() const override { return Written; }
-  llvm::raw_ostream &Out;
-  Speller Spell;
-  std::string Pending; ///< A mark not yet closed.
-  uint64_t Written = 0;
+  Style S;
 };
 
-/// \p E with each OptionError said with \p Spell's name for its option:
-/// "--held-out must be at least 0 and below 1", and the optionRefs in other
-/// errors' messages spelled the same way.
-llvm::Error
-spellOptionErrors(llvm::Error E,
-                  llvm::function_ref<std::string(const OptionInfo &)> Spell);
+/// \p E with each OptionError said with \p Names' name for its option:
+/// "--held-out must be at least 0 and below 1". The checks of the settings
+/// (validateOptions and the parsers) run before a front end has chosen how
+/// it shows them, so their errors carry the row's key and are named where
+/// they are shown.
+llvm::Error spellOptionErrors(llvm::Error E, OptionNames Names);
 
 } // namespace maxcode
 
