@@ -226,13 +226,10 @@ EvaluatorImpl::Built EvaluatorImpl::build(llvm::StringRef Text,
   };
   // Project mode under bubblewrap: a built copy of the project, rebuilt
   // incrementally (WorkerTrees.h); the variant's folder is its user's.
-  WorkerTrees::Tree *W = nullptr;
-  if (Trees) {
-    auto T = Trees->acquire();
-    if (!T)
-      return Fail(EvalStatus::Crash, llvm::toString(T.takeError()));
-    W = *T;
-  }
+  auto Acquired = Mode->acquireTree();
+  if (!Acquired)
+    return Fail(EvalStatus::Crash, llvm::toString(Acquired.takeError()));
+  WorkerTrees::Tree *W = *Acquired;
   llvm::scope_exit GiveBack([&] {
     if (W)
       Mode->releaseTree(*W);

@@ -287,9 +287,7 @@ llvm::Error EvaluatorImpl::prepareBaseline(const Target *T) {
         "); fix it first: every variant is compared with it\n" + Log);
   }
   Baseline = std::make_unique<Built>(std::move(B));
-  // Every other worker's copy starts as the baseline's build left it.
-  if (Trees)
-    Trees->seed(Baseline->Snapshot);
+  Mode->baselineBuilt(*Baseline);
   // Every test, held-out ones included: a baseline must pass them all.
   EvalResult R = Baseline->Result;
   R.Status = EvalStatus::Ok;

@@ -175,9 +175,6 @@ private:
   std::optional<std::vector<std::string>> BaselineFindings;
   std::string SanitizeUnavailable;
   std::mutex SanitizeMutex;
-  /// Project mode under bubblewrap: the built copies variants are swapped
-  /// into (WorkerTrees.h); none otherwise.
-  std::unique_ptr<WorkerTrees> Trees;
   /// What the baseline's linked program imports and holds (program mode),
   /// for the check of each variant's (BinaryCheck.h).
   std::optional<BinaryFacts> BaselineBinary;
@@ -255,8 +252,13 @@ public:
                                  ProcessSpec &Spec, SandboxPolicy &P) = 0;
   /// Keeps what a successful build of \p B made as every run must see it.
   virtual llvm::Error keepBuild(Built &B, WorkerTrees::Tree *W) = 0;
+  /// The built copy a build goes into (project mode under bubblewrap,
+  /// WorkerTrees.h), or none: the build makes its own folder.
+  virtual llvm::Expected<WorkerTrees::Tree *> acquireTree() { return nullptr; }
   /// \p W, a worker tree a build used, back to the pool as it was.
   virtual void releaseTree(WorkerTrees::Tree &W) {}
+  /// The baseline has built as \p B: what later builds may start from.
+  virtual void baselineBuilt(const Built &B) {}
   /// A run's working folder and what it sees of \p B; the run's own folder
   /// is \p Host, seen as \p Inside.
   virtual llvm::Error placeRun(Built &B, const std::string &Host,

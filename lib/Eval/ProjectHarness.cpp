@@ -53,7 +53,17 @@ public:
   llvm::Error placeBuild(Built &B, WorkerTrees::Tree *W, ProcessSpec &Spec,
                          SandboxPolicy &P) override;
   llvm::Error keepBuild(Built &B, WorkerTrees::Tree *W) override;
+  llvm::Expected<WorkerTrees::Tree *> acquireTree() override {
+    if (!Trees)
+      return nullptr;
+    return Trees->acquire();
+  }
   void releaseTree(WorkerTrees::Tree &W) override;
+  void baselineBuilt(const Built &B) override {
+    // Every other worker's copy starts as the baseline's build left it.
+    if (Trees)
+      Trees->seed(B.Snapshot);
+  }
   llvm::Error placeRun(Built &B, const std::string &Host,
                        const std::string &Inside, ProcessSpec &S,
                        SandboxPolicy &P) override;
@@ -84,6 +94,9 @@ public:
   llvm::Expected<CallgrindProfile> simulate(Built &B) override;
 
 private:
+  /// Under bubblewrap: the built copies variants are swapped into
+  /// (WorkerTrees.h), each shown at the project's path; none otherwise.
+  std::unique_ptr<WorkerTrees> Trees;
   /// A fresh copy of the project with \p B's file, built from scratch
   /// (without bubblewrap, which alone can show it at the project's path).
   llvm::Error copyProject(Built &B, ProcessSpec &Spec);
@@ -141,8 +154,8 @@ llvm::Error EvaluatorImpl::ProjectHarness::prepare() {
     std::vector<std::string> Excluded = C.Protected;
     if (!C.ScratchRoot.empty())
       Excluded.push_back(makeAbsolutePath(C.ScratchRoot));
-    E.Trees = std::make_unique<WorkerTrees>(C.ProjectRoot, C.ScratchRoot,
-                                            std::move(Excluded));
+    Trees = std::make_unique<WorkerTrees>(C.ProjectRoot, C.ScratchRoot,
+                                          std::move(Excluded));
   }
   return llvm::Error::success();
 }
@@ -154,7 +167,7 @@ void EvaluatorImpl::ProjectHarness::addFolders(SandboxPolicy &P) const {
   for (std::string &F : commandFolders(E.Config.Command))
     if (!llvm::StringRef(F).starts_with(E.Config.ProjectRoot))
       P.ReadOnly.push_back(std::move(F));
-  if (!E.Trees)
+  if (!Trees)
     P.Hidden.push_back(E.Config.ProjectRoot);
 }
 
@@ -189,7 +202,7 @@ llvm::Error EvaluatorImpl::ProjectHarness::placeRun(Built &B,
                                                     const std::string &,
                                                     ProcessSpec &S,
                                                     SandboxPolicy &P) {
-  if (E.Trees) {
+  if (Trees) {
     // At the project's own path, as it was built.
     S.WorkingDir = E.Config.ProjectRoot;
     P.Mounts.push_back({B.Tree, E.Config.ProjectRoot, /*Writable=*/true});
@@ -331,7 +344,7 @@ void EvaluatorImpl::ProjectHarness::releaseTree(WorkerTrees::Tree &W) {
                                << llvm::toString(std::move(Err)) << "\n");
     return;
   }
-  E.Trees->release(&W);
+  Trees->release(&W);
 }
 
 void EvaluatorImpl::ProjectHarness::noteIfNotIncremental(EvalResult &R) const {
