@@ -64,10 +64,15 @@ public:
   WorkloadFacts workload() const;
   SanitizerVerdict sanitize(const Variant &V);
 
-private:
-  struct Built;
+  // One run and how a measure makes and reads it: plain data and a
+  // strategy, which MeasureRun.cpp implements outside the class.
   struct RunOutcome;
   struct RunRequest;
+  /// How each measure runs a program and reads its cost (MeasureRun.cpp).
+  class RunMeasure;
+
+private:
+  struct Built;
   /// What program and project mode do differently (EvaluatorImpl.h).
   class Harness;
   class ProgramHarness;
@@ -231,6 +236,33 @@ struct EvaluatorImpl::RunOutcome {
   std::optional<ScratchDir> Folder;
   std::optional<ScratchDir> CuptiDir;
   std::optional<ScratchDir> ProfileDir;
+};
+
+/// What one measure does to a run and reads from it (DESIGN section 4,
+/// rule 4): the part of --measure that is the same whatever runs, a program
+/// on a test's input, the empty program or a project's bench. The harness
+/// chooses what runs and judges what it answers; the measure, how it runs
+/// and what it cost. One per MeasureMode, and the bench's own figure.
+class EvaluatorImpl::RunMeasure {
+public:
+  virtual ~RunMeasure();
+  /// The measure of --measure=\p M.
+  static const RunMeasure &of(MeasureMode M);
+  /// The bench's own figure: \p Pattern (--bench-metric), whose first
+  /// group or whole match must match exactly once in a run's output;
+  /// \p Names name the setting in its errors.
+  static std::unique_ptr<RunMeasure> benchMetric(std::string Pattern,
+                                                 OptionNames Names);
+
+  /// Makes \p R, a run of its Argv, a run of this measure, which a run
+  /// ends after \p TimeoutSeconds; \p HotLines keeps what the target's hot
+  /// lines are read from.
+  virtual void shape(RunRequest &R, double TimeoutSeconds, bool HotLines) const;
+  /// The cost \p Run measured. \p Into, when given, gets what else the run
+  /// says: resource usage, the hot lines of the file \p SourceName, notes.
+  virtual llvm::Expected<double> read(const RunOutcome &Run,
+                                      llvm::StringRef SourceName,
+                                      EvalResult *Into) const = 0;
 };
 
 /// What a program with tests and a project with commands do differently

@@ -33,7 +33,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
@@ -606,30 +605,21 @@ EvaluatorImpl::ProgramHarness::floorRuns(MeasureMode M, TimingSet On) {
       return llvm::createStringError("an empty program does not build: " +
                                      E.Null->Result.Reason);
   }
+  const RunMeasure &Measure = RunMeasure::of(M);
   for (unsigned I = 0; I < measureTraits(M).FloorRuns; ++I) {
     double Sum = 0;
     for (size_t Test : timed(On)) {
       (void)Test;
       RunRequest R;
-      R.Kind = JobKind::Timed;
-      R.WallSeconds = E.Config.TimeoutSeconds;
       R.Argv = {"./prog"};
-      if (M == MeasureMode::Instructions) {
-        R.Argv = callgrindArgv("/dev/null", {"./prog"}, /*LineInfo=*/false);
-        R.LogFd = 3;
-        R.WallSeconds = std::max(60.0, 40 * E.Config.TimeoutSeconds);
-      }
+      Measure.shape(R, E.Config.TimeoutSeconds, /*HotLines=*/false);
       auto Run = E.runOnce(*E.Null, R);
       if (!Run)
         return Run.takeError();
-      if (M == MeasureMode::Instructions) {
-        auto N = instructionsFromLog(Run->Report.Log, Run->Report.MainPid);
-        if (!N)
-          return N.takeError();
-        Sum += double(*N);
-      } else {
-        Sum += Run->Report.WallSeconds;
-      }
+      auto Cost = Measure.read(*Run, "", nullptr);
+      if (!Cost)
+        return Cost.takeError();
+      Sum += *Cost;
     }
     Runs.push_back(Sum);
   }
@@ -887,17 +877,6 @@ void EvaluatorImpl::ProgramHarness::checkTests(Built &B,
                              : Out.TestsPassed) += Passed;
 }
 
-/// Hot lines of \p SourceName from the callgrind profiles in \p Folder.
-static void addHotLines(llvm::StringRef Folder, llvm::StringRef SourceName,
-                        std::map<unsigned, uint64_t> &Lines, uint64_t &Total) {
-  forEachProfile(Folder, [&](const CallgrindProfile &P) {
-    for (const auto &KV : P.Lines)
-      if (llvm::sys::path::filename(KV.first.first) == SourceName)
-        Lines[KV.first.second] += KV.second;
-    Total += P.Total;
-  });
-}
-
 llvm::Expected<CallgrindProfile>
 EvaluatorImpl::ProgramHarness::simulate(Built &B) {
   CallgrindProfile All;
@@ -912,23 +891,11 @@ llvm::Expected<double>
 EvaluatorImpl::ProgramHarness::measureInput(Built &B, size_t Test,
                                             MeasureMode M, EvalResult *Into) {
   const TestCase &T = E.Tests[Test];
+  const RunMeasure &Measure = RunMeasure::of(M);
   RunRequest R;
   R.Stdin = T.InputPath;
   R.Argv = {"./prog"};
-  R.Kind = JobKind::Timed;
-  R.WallSeconds = E.Config.TimeoutSeconds;
-  if (M == MeasureMode::Instructions) {
-    // Every process of the run counted; the profiles (hot lines only) in
-    // the run's own folder.
-    R.Argv = callgrindArgv("@PROFILE@/callgrind.out.%p", {"./prog"},
-                           /*LineInfo=*/true);
-    R.LogFd = 3;
-    R.Profile = true;
-    R.Kind = JobKind::Check; // Counts do not depend on what else runs.
-    R.WallSeconds = std::max(60.0, 40 * E.Config.TimeoutSeconds);
-  } else if (M == MeasureMode::CudaKernel) {
-    R.Cupti = CuptiPass::Timing;
-  }
+  Measure.shape(R, E.Config.TimeoutSeconds, /*HotLines=*/true);
   auto Run = E.runOnce(B, R);
   if (!Run)
     return Run.takeError();
@@ -939,40 +906,5 @@ EvaluatorImpl::ProgramHarness::measureInput(Built &B, size_t Test,
           &B == E.Baseline.get() ? llvm::ArrayRef<std::string>()
                                  : baselineAnswers(Test)))
     return llvm::make_error<RunFailure>(F->Status, F->Reason, F->FirstFailure);
-  if (M == MeasureMode::Instructions) {
-    auto Count = instructionsFromLog(Run->Report.Log, Run->Report.MainPid);
-    if (!Count)
-      return llvm::make_error<RunFailure>(EvalStatus::Crash,
-                                          llvm::toString(Count.takeError()));
-    if (Into) {
-      std::map<unsigned, uint64_t> Lines;
-      uint64_t Total = 0;
-      addHotLines(Run->ProfileDir->path(),
-                  llvm::sys::path::filename(B.SourcePath), Lines, Total);
-      // What each line cost on this input; measure() adds the inputs up
-      // and makes shares of the whole (mergeHotLines).
-      for (const auto &KV : Lines)
-        if (Total)
-          Into->HotLines.push_back(
-              {KV.first, double(KV.second) / Total * double(*Count)});
-    }
-    return double(*Count);
-  }
-  if (M == MeasureMode::CudaKernel) {
-    auto Report = readCuptiReports(Run->CuptiDir->path());
-    if (!Report)
-      return Report.takeError();
-    if (Into)
-      for (const std::string &N : Report->Notes)
-        if (!llvm::is_contained(Into->Notes, N))
-          Into->Notes.push_back(N);
-    return cudaKernelCost(*Report);
-  }
-  if (Into) {
-    Into->UserSeconds += Run->Report.UserSeconds;
-    Into->SystemSeconds += Run->Report.SystemSeconds;
-    Into->PeakMemoryBytes =
-        std::max(Into->PeakMemoryBytes, Run->Report.MaxRSSBytes);
-  }
-  return Run->Report.WallSeconds;
+  return Measure.read(*Run, llvm::sys::path::filename(B.SourcePath), Into);
 }

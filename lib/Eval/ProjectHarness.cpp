@@ -29,7 +29,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
@@ -111,8 +110,11 @@ private:
                     EvalResult &Out);
   /// One run of the bench (\p On HeldOut: the held-out bench, where there
   /// is one): its metric, or (\p WallOnly) its wall time.
-  llvm::Expected<double> measureBench(Built &B, TimingSet On, EvalResult *Into,
+  llvm::Expected<double> measureBench(Built &B, TimingSet On,
                                       bool WallOnly = false);
+  /// The bench's own figure (--bench-metric) under --measure=time; none
+  /// otherwise.
+  std::unique_ptr<RunMeasure> Metric;
 };
 } // namespace maxcode
 
@@ -147,6 +149,8 @@ llvm::Error EvaluatorImpl::ProjectHarness::prepare() {
         C.Names("Measure") +
         "=instructions counts the bench's instructions: give "
         "one");
+  if (C.Measure == MeasureMode::Time && !C.BenchMetric.empty())
+    Metric = RunMeasure::benchMetric(C.BenchMetric, C.Names);
   // Project mode builds once, then incrementally, where bubblewrap can show
   // a copy at the project's own path; without it, every build is of a
   // fresh copy at another path (docs/Evaluation.md, Building).
@@ -231,8 +235,9 @@ void EvaluatorImpl::ProjectHarness::check(Built &B, bool HeldOutToo,
 
 llvm::Expected<std::vector<double>>
 EvaluatorImpl::ProjectHarness::measureOnce(Built &B, MeasureMode, TimingSet On,
-                                           EvalResult *Into) {
-  auto C = measureBench(B, On, Into);
+                                           EvalResult *) {
+  // What else a run says (usage, notes) is program mode's to report.
+  auto C = measureBench(B, On);
   if (!C)
     return C.takeError();
   return std::vector<double>{*C};
@@ -240,7 +245,7 @@ EvaluatorImpl::ProjectHarness::measureOnce(Built &B, MeasureMode, TimingSet On,
 
 llvm::Expected<double>
 EvaluatorImpl::ProjectHarness::measureWall(Built &B, TimingSet On, double *) {
-  return measureBench(B, On, nullptr, /*WallOnly=*/true);
+  return measureBench(B, On, /*WallOnly=*/true);
 }
 
 llvm::Expected<std::vector<double>>
@@ -410,26 +415,20 @@ EvaluatorImpl::ProjectHarness::simulate(Built &B) {
 
 llvm::Expected<double>
 EvaluatorImpl::ProjectHarness::measureBench(Built &B, TimingSet On,
-                                            EvalResult *Into, bool WallOnly) {
+                                            bool WallOnly) {
+  // The bench's own figure, where it prints one, is what --measure=time
+  // reads; the other measures count or time every process it starts, as
+  // program mode's do (DESIGN section 4, rule 4).
+  const RunMeasure &Measure = WallOnly ? RunMeasure::of(MeasureMode::Time)
+                              : Metric ? *Metric
+                                       : RunMeasure::of(E.Config.Measure);
   RunRequest R;
   // Verification times the held-out bench, where there is one (rule 10).
   R.Argv = {"/bin/sh", "-c",
             On == TimingSet::HeldOut && !E.Config.HoldoutBenchCmd.empty()
                 ? E.Config.HoldoutBenchCmd
                 : E.Config.BenchCmd};
-  R.Kind = JobKind::Timed;
-  R.WallSeconds = E.Config.TimeoutSeconds;
-  if (E.Config.Measure == MeasureMode::CudaKernel && !WallOnly)
-    R.Cupti = CuptiPass::Timing;
-  bool Count = E.Config.Measure == MeasureMode::Instructions && !WallOnly;
-  if (Count) {
-    // Every process the bench starts counted, as program mode counts its
-    // program's (DESIGN section 4, rule 4).
-    R.Argv = callgrindArgv("/dev/null", R.Argv, /*LineInfo=*/false);
-    R.LogFd = 3;
-    R.Kind = JobKind::Check; // Counts do not depend on what else runs.
-    R.WallSeconds = std::max(60.0, 40 * E.Config.TimeoutSeconds);
-  }
+  Measure.shape(R, E.Config.TimeoutSeconds, /*HotLines=*/false);
   auto Run = E.runOnce(B, R);
   if (!Run)
     return Run.takeError();
@@ -438,44 +437,5 @@ EvaluatorImpl::ProjectHarness::measureBench(Built &B, TimingSet On,
     return llvm::make_error<RunFailure>(
         Bad->first, Bad->second + (Tail.empty() ? "" : ": " + bounded(Tail)));
   }
-  if (E.Config.Measure == MeasureMode::CudaKernel) {
-    auto Report = readCuptiReports(Run->CuptiDir->path());
-    if (!Report)
-      return Report.takeError();
-    return cudaKernelCost(*Report);
-  }
-  if (Count) {
-    auto N = instructionsFromLog(Run->Report.Log, Run->Report.MainPid);
-    if (!N)
-      return llvm::make_error<RunFailure>(EvalStatus::Crash,
-                                          llvm::toString(N.takeError()));
-    return double(*N);
-  }
-  if (E.Config.BenchMetric.empty() || WallOnly)
-    return Run->Report.WallSeconds;
-  // Exactly one metric line (DESIGN section 4, rule 8): a second one, printed
-  // first, is how a bench would report a number of its choosing.
-  llvm::Regex Re(E.Config.BenchMetric, llvm::Regex::Newline);
-  std::string Text = Run->Proc.Stdout + "\n" + Run->Proc.Stderr;
-  llvm::StringRef Rest = Text;
-  unsigned Matches = 0;
-  double Value = 0;
-  llvm::SmallVector<llvm::StringRef, 2> M;
-  while (!Rest.empty() && Re.match(Rest, &M)) {
-    ++Matches;
-    if (!llvm::to_float(M.size() > 1 ? M[1] : M[0], Value))
-      return llvm::make_error<RunFailure>(
-          EvalStatus::Crash,
-          E.Config.Names("BenchMetric") + " '" + E.Config.BenchMetric +
-              "' matched '" + bounded(M[0], 80) + "', which holds no number");
-    size_t Next = M[0].data() + std::max<size_t>(M[0].size(), 1) - Rest.data();
-    Rest = Rest.drop_front(std::min(Next, Rest.size()));
-  }
-  if (Matches != 1)
-    return llvm::make_error<RunFailure>(
-        EvalStatus::Crash,
-        E.Config.Names("BenchMetric") + " '" + E.Config.BenchMetric +
-            "' matched " + std::to_string(Matches) +
-            " times in the bench's output; it must match exactly once");
-  return Value;
+  return Measure.read(*Run, "", nullptr);
 }
