@@ -211,15 +211,17 @@ EvaluatorImpl::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
     for (const std::string &S : *L)
       H.update(S + '\0');
   H.update(compilerVersion(C.Command, C.File) + '\0');
-  for (const TestCase &T : E->Tests) {
-    H.update(T.Name + '\0');
-    for (const std::string *P : {&T.InputPath, &T.ExpectedPath})
-      if (auto B = llvm::MemoryBuffer::getFile(*P))
-        H.update(
-            llvm::SHA256::hash(llvm::arrayRefFromStringRef((*B)->getBuffer())));
-  }
+  E->Mode->fingerprint(H);
   E->Fingerprint = llvm::toHex(H.final(), true);
   return E;
+}
+
+unsigned EvaluatorImpl::feedbackTestCount() const {
+  return Mode->testCount(TimingSet::Feedback);
+}
+
+unsigned EvaluatorImpl::heldOutTestCount() const {
+  return Mode->testCount(TimingSet::HeldOut);
 }
 
 std::string EvaluatorImpl::cacheKey(const Variant &V, const Target &T) const {

@@ -30,6 +30,7 @@
 #include "maxcode/Support/Process.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/SHA256.h"
 #include <map>
 #include <mutex>
 #include <optional>
@@ -57,8 +58,8 @@ public:
   llvm::StringRef originalText() const { return Original; }
   double processSeconds() const;
   std::string cacheKey(const Variant &V, const Target &T) const;
-  unsigned feedbackTestCount() const { return Feedback.size(); }
-  unsigned heldOutTestCount() const { return HeldOut.size(); }
+  unsigned feedbackTestCount() const;
+  unsigned heldOutTestCount() const;
   llvm::Expected<std::vector<ApiUse>> addedCalls(llvm::StringRef VariantText,
                                                  const Target &T);
   WorkloadFacts workload() const;
@@ -163,11 +164,6 @@ private:
   Executor &Exec;
   EvalCache *Cache;
   std::string Original;
-  std::vector<TestCase> Tests;
-  /// Indices into Tests. Derived: the inputs derived from the tests (rule
-  /// 13), after the user's; like held-out ones, only verifications run
-  /// them.
-  std::vector<size_t> Feedback, HeldOut, Derived;
   /// The static screen of the target, made once from the original.
   std::unique_ptr<VariantScreen> Screen;
   std::string ScreenTarget;
@@ -332,6 +328,15 @@ public:
   /// mode cannot (project mode: the user's build command).
   virtual llvm::Expected<std::vector<std::string>>
   sanitizerFindings(Built &B) = 0;
+  /// Whether the sanitizers' finding \p Test ran on an input derived from
+  /// the tests (rule 13) rather than one of the user's.
+  virtual bool derivedInput(size_t Test) const { return false; }
+  /// How many test pairs of \p S the mode has (a project's commands are
+  /// none).
+  virtual unsigned testCount(TimingSet S) const { return 0; }
+  /// Adds to the evaluator's fingerprint what this mode's results depend
+  /// on besides the configuration (program mode: its tests' contents).
+  virtual void fingerprint(llvm::SHA256 &H) const {}
   /// One run of \p B on every timed input under callgrind with the cache
   /// and branch simulation (CpuEvidence.h): the profiles, merged; an error
   /// where the mode has no lines of the program's to profile.

@@ -75,6 +75,13 @@ public:
   std::optional<std::string> noHeldOutTiming() const override;
   void addWorkload(WorkloadFacts &W) const override;
   llvm::Expected<std::vector<std::string>> sanitizerFindings(Built &B) override;
+  bool derivedInput(size_t Test) const override {
+    return llvm::is_contained(Derived, Test);
+  }
+  unsigned testCount(TimingSet S) const override {
+    return (S == TimingSet::HeldOut ? HeldOut : Feedback).size();
+  }
+  void fingerprint(llvm::SHA256 &H) const override;
   llvm::Expected<CallgrindProfile> simulate(Built &B) override;
 
 private:
@@ -87,8 +94,8 @@ private:
                   EvalResult &Out);
   /// Whether test \p Test's details stay out of what the search sees.
   bool unseen(size_t Test) const {
-    return llvm::is_contained(E.HeldOut, Test) ||
-           llvm::is_contained(E.Derived, Test);
+    return llvm::is_contained(HeldOut, Test) ||
+           llvm::is_contained(Derived, Test);
   }
   /// Each test's cost to the baseline as the split and the choice of timed
   /// inputs read it (BaselineRunCost; CPU seconds to the hundredth, so that
@@ -136,9 +143,15 @@ private:
     return On == TimingSet::HeldOut ? TimedHeldOut : TimedTests;
   }
 
+  /// The test pairs of --tests, then the inputs derived from them.
+  std::vector<TestCase> Tests;
+  /// Indices into Tests. Derived: the inputs derived from the tests (rule
+  /// 13), after the user's; like held-out ones, only verifications run
+  /// them.
+  std::vector<size_t> Feedback, HeldOut, Derived;
   /// Whether BaselineRunCost holds instructions (countBaselineTests).
   bool Counted = false;
-  /// Indices into the evaluator's tests: the costliest feedback ones, and
+  /// Indices into Tests: the costliest feedback ones, and
   /// the costliest of the held-out and derived ones (chooseTimedTests).
   std::vector<size_t> TimedTests, TimedHeldOut;
   /// Each test's cost in the baseline's check run: CPU seconds (under
@@ -148,7 +161,7 @@ private:
   /// decimals (two runs): what a variant's answers are held to.
   std::vector<std::vector<std::string>> BaselineOutputs;
   /// The inputs derived from the tests and the baseline's answers
-  /// (EvaluatorImpl::Derived), for the evaluator's life.
+  /// (Derived), for the evaluator's life.
   std::optional<ScratchDir> DerivedFolder;
 };
 } // namespace maxcode
@@ -156,6 +169,16 @@ private:
 std::unique_ptr<EvaluatorImpl::Harness>
 EvaluatorImpl::makeProgramHarness(EvaluatorImpl &E) {
   return std::make_unique<ProgramHarness>(E);
+}
+
+void EvaluatorImpl::ProgramHarness::fingerprint(llvm::SHA256 &H) const {
+  for (const TestCase &T : Tests) {
+    H.update(T.Name + '\0');
+    for (const std::string *P : {&T.InputPath, &T.ExpectedPath})
+      if (auto B = llvm::MemoryBuffer::getFile(*P))
+        H.update(
+            llvm::SHA256::hash(llvm::arrayRefFromStringRef((*B)->getBuffer())));
+  }
 }
 
 llvm::Error EvaluatorImpl::ProgramHarness::prepare() {
@@ -168,16 +191,16 @@ llvm::Error EvaluatorImpl::ProgramHarness::prepare() {
   auto Loaded = loadTests(E.Config.TestsDir);
   if (!Loaded)
     return Loaded.takeError();
-  E.Tests = std::move(*Loaded);
+  Tests = std::move(*Loaded);
   double F = E.Config.HeldOutFraction;
   if (!(F >= 0 && F < 1))
     return llvm::createStringError(E.Config.Names("HeldOut") +
                                    " must be at least 0 and below 1");
   // Every test is the search's until the baseline's cost of each splits
   // them (splitTests): the baseline must pass them all anyway.
-  size_t N = E.Tests.size();
+  size_t N = Tests.size();
   for (size_t I = 0; I < N; ++I)
-    E.Feedback.push_back(I);
+    Feedback.push_back(I);
   BaselineRunCost.assign(N, {0.0, 0.0});
   BaselineOutputs.assign(N, {});
   chooseTimedTests();
@@ -193,7 +216,7 @@ bool EvaluatorImpl::ProgramHarness::wantsCounts() const {
   // The split (splitTests) and the timed inputs read the order; with one or
   // two tests and nothing derived there is nothing to order.
   return measureTraits(E.Config.Measure).Deterministic &&
-         (E.Tests.size() >= 3 || E.Config.DerivedInputs > 0);
+         (Tests.size() >= 3 || E.Config.DerivedInputs > 0);
 }
 
 llvm::Error EvaluatorImpl::ProgramHarness::countBaselineTests(
@@ -216,8 +239,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::countBaselineTests(
     if (Failed[K])
       return llvm::createStringError("the unmodified program cannot be "
                                      "measured on test " +
-                                     E.Tests[Which[K]].Name + ": " +
-                                     *Failed[K]);
+                                     Tests[Which[K]].Name + ": " + *Failed[K]);
   return llvm::Error::success();
 }
 
@@ -226,17 +248,17 @@ void EvaluatorImpl::ProgramHarness::chooseTimedTests() {
     std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
       if (BaselineRunCost[A] != BaselineRunCost[B])
         return BaselineRunCost[A] > BaselineRunCost[B];
-      return E.Tests[A].InputBytes > E.Tests[B].InputBytes;
+      return Tests[A].InputBytes > Tests[B].InputBytes;
     });
     Order.resize(
         std::min<size_t>(Order.size(), std::max(1u, E.Config.MeasureTests)));
     llvm::sort(Order);
     return Order;
   };
-  TimedTests = Costliest(E.Feedback);
+  TimedTests = Costliest(Feedback);
   // Inputs the search never saw: the held-out tests and the derived ones.
-  std::vector<size_t> Unseen = E.HeldOut;
-  llvm::append_range(Unseen, E.Derived);
+  std::vector<size_t> Unseen = HeldOut;
+  llvm::append_range(Unseen, Derived);
   TimedHeldOut = Costliest(Unseen);
 }
 
@@ -306,7 +328,7 @@ EvaluatorImpl::RunRequest EvaluatorImpl::ProgramHarness::metricsRun() const {
   RunRequest R;
   R.Argv = {"./prog"};
   if (!timed(TimingSet::Feedback).empty())
-    R.Stdin = E.Tests[timed(TimingSet::Feedback).front()].InputPath;
+    R.Stdin = Tests[timed(TimingSet::Feedback).front()].InputPath;
   return R;
 }
 
@@ -317,15 +339,15 @@ void EvaluatorImpl::ProgramHarness::check(Built &B, bool HeldOutToo,
   // and every later input would only refine a count at the price of a run:
   // a variant that hangs cost a whole timeout per derived input.
   bool All = HeldOutToo && &B == E.Baseline.get();
-  Out.TestsTotal = E.Feedback.size();
-  checkTests(B, E.Feedback, TestSet::Feedback, All, Out);
+  Out.TestsTotal = Feedback.size();
+  checkTests(B, Feedback, TestSet::Feedback, All, Out);
   if (HeldOutToo) {
-    Out.HeldOutTotal = E.HeldOut.size();
+    Out.HeldOutTotal = HeldOut.size();
     if (All || Out.ok())
-      checkTests(B, E.HeldOut, TestSet::HeldOut, All, Out);
-    Out.DerivedTotal = E.Derived.size();
+      checkTests(B, HeldOut, TestSet::HeldOut, All, Out);
+    Out.DerivedTotal = Derived.size();
     if (All || Out.ok())
-      checkTests(B, E.Derived, TestSet::Derived, All, Out);
+      checkTests(B, Derived, TestSet::Derived, All, Out);
   }
 }
 
@@ -340,7 +362,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::learnFromBaseline() {
   // A second run of each test whose answer holds decimals: how much the
   // program's own answers vary is what a variant's may.
   std::vector<size_t> Decimal;
-  for (size_t I = 0; I < E.Tests.size(); ++I)
+  for (size_t I = 0; I < Tests.size(); ++I)
     if (!BaselineOutputs[I].empty())
       Decimal.push_back(I);
   EvalResult Again = E.Baseline->Result;
@@ -351,7 +373,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::learnFromBaseline() {
         "the unmodified program fails its own tests when run again (" +
         evalStatusName(Again.Status).str() + ": " + Again.Reason + ")");
   if (wantsCounts())
-    if (llvm::Error Err = countBaselineTests(E.Feedback))
+    if (llvm::Error Err = countBaselineTests(Feedback))
       return Err;
   splitTests();
   if (llvm::Error Err = deriveFromTests())
@@ -359,7 +381,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::learnFromBaseline() {
   // A derived input costs what its own numbers make it cost, not what its
   // template did.
   if (Counted)
-    if (llvm::Error Err = countBaselineTests(E.Derived))
+    if (llvm::Error Err = countBaselineTests(Derived))
       return Err;
   chooseTimedTests();
   return llvm::Error::success();
@@ -371,7 +393,7 @@ double EvaluatorImpl::ProgramHarness::costOf(size_t Test) const {
 }
 
 void EvaluatorImpl::ProgramHarness::splitTests() {
-  size_t N = E.Tests.size();
+  size_t N = Tests.size();
   double F = E.Config.HeldOutFraction;
   size_t H = 0;
   if (N >= 2 && F > 0)
@@ -382,7 +404,7 @@ void EvaluatorImpl::ProgramHarness::splitTests() {
   std::vector<std::string> Hash(N);
   for (size_t I = 0; I < N; ++I)
     Hash[I] = llvm::toHex(llvm::SHA256::hash(
-        llvm::arrayRefFromStringRef(llvm::StringRef(E.Tests[I].Name))));
+        llvm::arrayRefFromStringRef(llvm::StringRef(Tests[I].Name))));
   std::vector<size_t> Order(N);
   for (size_t I = 0; I < N; ++I)
     Order[I] = I;
@@ -404,10 +426,10 @@ void EvaluatorImpl::ProgramHarness::splitTests() {
     Held[Best] = 1;
     At += Len;
   }
-  E.Feedback.clear();
-  E.HeldOut.clear();
+  Feedback.clear();
+  HeldOut.clear();
   for (size_t I = 0; I < N; ++I)
-    (Held[I] ? E.HeldOut : E.Feedback).push_back(I);
+    (Held[I] ? HeldOut : Feedback).push_back(I);
 }
 
 llvm::Expected<std::pair<std::string, double>>
@@ -441,7 +463,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::addDerivedTest(
     const std::string &Text, size_t Template, const std::string (&Answers)[2],
     const std::string &Dir) {
   TestCase T;
-  T.Name = "derived." + std::to_string(E.Derived.size() + 1);
+  T.Name = "derived." + std::to_string(Derived.size() + 1);
   T.InputPath = Dir + "/" + T.Name + ".in";
   T.ExpectedPath = Dir + "/" + T.Name + ".out";
   T.InputBytes = Text.size();
@@ -449,13 +471,13 @@ llvm::Error EvaluatorImpl::ProgramHarness::addDerivedTest(
     return Err;
   if (llvm::Error Err = writeFile(T.ExpectedPath, Answers[0]))
     return Err;
-  E.Derived.push_back(E.Tests.size());
+  Derived.push_back(Tests.size());
   // As costly as the test it came from, for the choice of timed inputs.
   BaselineRunCost.push_back(BaselineRunCost[Template]);
   BaselineOutputs.emplace_back();
   if (hasDecimalTokens(Answers[0]))
     BaselineOutputs.back() = {Answers[0], Answers[1]};
-  E.Tests.push_back(std::move(T));
+  Tests.push_back(std::move(T));
   return llvm::Error::success();
 }
 
@@ -464,11 +486,11 @@ llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
   if (!C.DerivedInputs)
     return llvm::Error::success();
   auto Start = std::chrono::steady_clock::now();
-  size_t Users = E.Tests.size();
+  size_t Users = Tests.size();
   std::vector<std::string> Inputs;
   std::vector<size_t> Order;
   for (size_t I = 0; I < Users; ++I) {
-    auto Buf = llvm::MemoryBuffer::getFile(E.Tests[I].InputPath);
+    auto Buf = llvm::MemoryBuffer::getFile(Tests[I].InputPath);
     Inputs.push_back(Buf ? (*Buf)->getBuffer().str() : "");
     Order.push_back(I);
   }
@@ -531,7 +553,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
   for (size_t K = 0; K < Made.size(); ++K) {
     Candidate &X = Cands[K];
     (void)llvm::sys::fs::remove(X.Path);
-    const TestCase &From = E.Tests[Made[K].Template];
+    const TestCase &From = Tests[Made[K].Template];
     auto Expected = llvm::MemoryBuffer::getFile(From.ExpectedPath);
     if (!X.Ok || X.Answers[0] != X.Answers[1] || !Expected ||
         shapeOf(X.Answers[0]) != shapeOf((*Expected)->getBuffer()))
@@ -549,8 +571,8 @@ llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
       return Err;
   }
   MAXCODE_DEBUG(llvm::dbgs()
-                << DEBUG_TYPE << ": " << E.Derived.size() << " of "
-                << Made.size() << " derived inputs kept in " << Dir
+                << DEBUG_TYPE << ": " << Derived.size() << " of " << Made.size()
+                << " derived inputs kept in " << Dir
                 << llvm::formatv(" ({0:f2} s)",
                                  std::chrono::duration<double>(
                                      std::chrono::steady_clock::now() - Start)
@@ -635,7 +657,7 @@ EvaluatorImpl::ProgramHarness::noHeldOutTiming() const {
           ? ", and no input could be derived from the tests that the "
             "unmodified program answers the same way twice"
           : "";
-  return E.Tests.size() == 1
+  return Tests.size() == 1
              ? "one test only, so none is held out" + Derived +
                    ": the ratio is measured on the input the search saw, and "
                    "a variant that remembers its answer would not be caught; "
@@ -694,37 +716,37 @@ void EvaluatorImpl::ProgramHarness::addWorkload(WorkloadFacts &W) const {
   // The timed inputs first, then the larger first: an order, like every
   // word of a prompt, that does not depend on a clock (a recorded search
   // replays only if its prompts are the same).
-  std::vector<size_t> Order = E.Feedback;
+  std::vector<size_t> Order = Feedback;
   std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
     bool TA = llvm::is_contained(TimedTests, A);
     bool TB = llvm::is_contained(TimedTests, B);
     if (TA != TB)
       return TA;
-    return E.Tests[A].InputBytes > E.Tests[B].InputBytes;
+    return Tests[A].InputBytes > Tests[B].InputBytes;
   });
   // Only feedback inputs: the held-out ones are counted, never shown.
   for (size_t I : Order) {
-    InputFacts F = factsOf(E.Tests[I]);
+    InputFacts F = factsOf(Tests[I]);
     F.Timed = llvm::is_contained(TimedTests, I);
     W.Inputs.push_back(std::move(F));
   }
-  W.HeldOutInputs = E.HeldOut.size();
+  W.HeldOutInputs = HeldOut.size();
   if (!Order.empty() && llvm::is_contained(TimedTests, Order.front()))
-    W.Head = headOf(E.Tests[Order.front()].InputPath);
+    W.Head = headOf(Tests[Order.front()].InputPath);
 }
 
 llvm::Expected<std::vector<std::string>>
 EvaluatorImpl::ProgramHarness::sanitizerFindings(Built &B) {
-  std::vector<std::string> Findings(E.Tests.size());
+  std::vector<std::string> Findings(Tests.size());
   std::string Source = llvm::sys::path::filename(E.Config.File).str();
   unsigned Width =
-      std::max(1u, std::min<unsigned>(E.Exec.parallelism(), E.Tests.size()));
+      std::max(1u, std::min<unsigned>(E.Exec.parallelism(), Tests.size()));
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Width));
-  for (size_t I = 0; I < E.Tests.size(); ++I)
+  for (size_t I = 0; I < Tests.size(); ++I)
     Pool.async([&, I] {
       RunRequest R;
       R.Argv = {"./prog"};
-      R.Stdin = E.Tests[I].InputPath;
+      R.Stdin = Tests[I].InputPath;
       R.Kind = JobKind::Check;
       // The sanitizers slow a program down two to five times.
       R.WallSeconds = 5 * E.Config.TimeoutSeconds;
@@ -739,7 +761,7 @@ EvaluatorImpl::ProgramHarness::sanitizerFindings(Built &B) {
         F = "a sanitizer reported a finding (exit code " +
             std::to_string(SanitizerExitCode) + ")";
       if (!F.empty())
-        Findings[I] = F + ", on test " + E.Tests[I].Name;
+        Findings[I] = F + ", on test " + Tests[I].Name;
     });
   Pool.wait();
   return Findings;
@@ -817,7 +839,7 @@ void EvaluatorImpl::ProgramHarness::checkTests(Built &B,
     Pool.async([&, K] {
       if (Failed && !All)
         return;
-      const TestCase &T = E.Tests[Which[K]];
+      const TestCase &T = Tests[Which[K]];
       RunRequest R;
       R.Argv = {"./prog"};
       R.Stdin = T.InputPath;
@@ -881,7 +903,7 @@ llvm::Expected<CallgrindProfile>
 EvaluatorImpl::ProgramHarness::simulate(Built &B) {
   CallgrindProfile All;
   for (size_t Test : timed(TimingSet::Feedback))
-    if (llvm::Error Err = simulateRun(B, {"./prog"}, E.Tests[Test].InputPath,
+    if (llvm::Error Err = simulateRun(B, {"./prog"}, Tests[Test].InputPath,
                                       "the program", All))
       return Err;
   return All;
@@ -890,7 +912,7 @@ EvaluatorImpl::ProgramHarness::simulate(Built &B) {
 llvm::Expected<double>
 EvaluatorImpl::ProgramHarness::measureInput(Built &B, size_t Test,
                                             MeasureMode M, EvalResult *Into) {
-  const TestCase &T = E.Tests[Test];
+  const TestCase &T = Tests[Test];
   const RunMeasure &Measure = RunMeasure::of(M);
   RunRequest R;
   R.Stdin = T.InputPath;

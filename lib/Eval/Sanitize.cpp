@@ -138,7 +138,7 @@ SanitizerVerdict EvaluatorImpl::sanitize(const Variant &V) {
       continue;
     }
     ++Out.Tests;
-    Out.DerivedInputs += llvm::is_contained(Derived, I);
+    Out.DerivedInputs += Mode->derivedInput(I);
     if ((*Findings)[I].empty() || Out.Kind == SanitizerVerdict::Finding)
       continue;
     Out.Kind = SanitizerVerdict::Finding;
