@@ -300,8 +300,8 @@ llvm::Error EvaluatorImpl::prepareBaseline(const Target *T) {
       Advice.clear();
       llvm::raw_string_ostream(Advice)
           << "if it needs longer than "
-          << llvm::format("%g", Config.TimeoutSeconds)
-          << " s a run, raise --timeout";
+          << llvm::format("%g", Config.TimeoutSeconds) << " s a run, raise "
+          << Config.Names("Timeout");
     }
     return llvm::createStringError("the unmodified program fails its own "
                                    "tests (" +
