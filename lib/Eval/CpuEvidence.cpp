@@ -300,7 +300,7 @@ CpuEvidence EvaluatorImpl::cpuEvidence(const Target &T) {
   }
   unsigned Last = std::max(T.Line, T.EndLine);
   auto Remarks = compilerRemarks(Config.Command, Config.File, T.Line, Last,
-                                 std::max(60.0, 6 * Config.TimeoutSeconds));
+                                 std::max(60.0, 6 * Config.Settings.Timeout));
   if (Remarks)
     Out.Remarks = std::move(*Remarks);
   else

@@ -166,14 +166,14 @@ static std::string primaryName(bool Bench, MeasureMode Primary) {
 /// which the reason then says.
 static void markUnconfirmed(EvalResult &Out, bool Bench,
                             const EvalConfig &Config, double OtherRatio) {
-  bool OwnFigure = Config.CreditUnconfirmed;
+  bool OwnFigure = Config.Settings.CreditUnconfirmed;
   double Credit =
       OwnFigure ? Out.Ratio : std::min(Out.Ratio, std::max(1.0, OtherRatio));
   Out.Unconfirmed = true;
   Out.Reason =
       llvm::formatv("unconfirmed: {0:f3}x by {1}, which {2} cannot "
                     "judge here ({3:f2}x by {2}); credited {4:f3}x{5}",
-                    Out.Ratio, primaryName(Bench, Config.Measure),
+                    Out.Ratio, primaryName(Bench, Config.Settings.Measure),
                     Out.CrossMeasure, OtherRatio, Credit,
                     OwnFigure ? " (" + Config.Names("CreditUnconfirmed") + ")"
                               : std::string())
@@ -205,14 +205,15 @@ void EvaluatorImpl::crossCheck(Built &B, TimingSet On, EvalResult &Out) {
   // Program mode: wall time for instructions, instructions for wall time;
   // project mode: a bench's own figure against its wall time. The verdict
   // is judgeCrossCheck's (CrossCheckPolicy.h); this measures what it asks.
-  const MeasureTraits &Traits = measureTraits(Config.Measure);
+  const MeasureTraits &Traits = measureTraits(Config.Settings.Measure);
   if (!Out.ok() || Out.Ratio <= 1 || !Traits.CrossCheckedBy)
     return;
   bool Bench = Mode->bench();
   // A bench's figure is judged by its wall time; a bench without a figure
   // of its own is measured by wall time already.
   MeasureMode Other = Bench ? MeasureMode::Time : *Traits.CrossCheckedBy;
-  if (Bench && Config.BenchMetric.empty() && Config.Measure == Other)
+  if (Bench && Config.Settings.BenchMetric.empty() &&
+      Config.Settings.Measure == Other)
     return;
   Out.CrossMeasure = optionValueName(Other).str();
   if (Other == MeasureMode::Instructions &&
@@ -227,8 +228,9 @@ void EvaluatorImpl::crossCheck(Built &B, TimingSet On, EvalResult &Out) {
   CrossCheckEvidence Evidence;
   Evidence.ByTime = ByTime;
   Evidence.Claim = Out.Ratio;
-  Evidence.SavedPrimary = savedShare(Out.BaselineCost, Out.VariantCost,
-                                     Bench ? 0 : X.floorOf(Config.Measure));
+  Evidence.SavedPrimary =
+      savedShare(Out.BaselineCost, Out.VariantCost,
+                 Bench ? 0 : X.floorOf(Config.Settings.Measure));
   CrossCheckDecision D;
   while (true) {
     Evidence.Baseline = X.A;
@@ -245,8 +247,8 @@ void EvaluatorImpl::crossCheck(Built &B, TimingSet On, EvalResult &Out) {
                   << ", baseline's work " << D.Work << ", noise "
                   << D.Comparison.Noise << ", spread " << D.Comparison.Spread
                   << ", saved " << Evidence.SavedPrimary << " by "
-                  << optionValueName(Config.Measure) << ", " << D.SavedOther
-                  << " by " << Out.CrossMeasure << "\n");
+                  << optionValueName(Config.Settings.Measure) << ", "
+                  << D.SavedOther << " by " << Out.CrossMeasure << "\n");
     if (D.Verdict != CrossCheckVerdict::MorePairs)
       break;
     if (!X.measurePairs(crosscheck::MorePairsPerLook))
@@ -257,7 +259,8 @@ void EvaluatorImpl::crossCheck(Built &B, TimingSet On, EvalResult &Out) {
   case CrossCheckVerdict::MorePairs:
     return;
   case CrossCheckVerdict::Suspect:
-    return markSuspect(Out, Bench, Config.Measure, D.Comparison.RawRatio);
+    return markSuspect(Out, Bench, Config.Settings.Measure,
+                       D.Comparison.RawRatio);
   case CrossCheckVerdict::Unconfirmed:
     Out.Notes.push_back(
         cannotJudgeNote(Out.CrossMeasure, D.Comparison.RawRatio));
@@ -271,7 +274,7 @@ void EvaluatorImpl::creditHintsByTime(const Variant &V, EvalResult &Out) {
   // read 1.038x by instructions and 1% by wall time on a solver's hot loop.
   // By instructions such a variant is credited only what wall time
   // confirms; by time, or on a GPU, its measure is time already.
-  if (!measureTraits(Config.Measure).HintsNeedTime || !Out.ok() ||
+  if (!measureTraits(Config.Settings.Measure).HintsNeedTime || !Out.ok() ||
       (Out.Ratio <= 1 && !Out.Unconfirmed && !Out.Suspect) ||
       !changesOnlyCompilerHints(Original, V.Text))
     return;
@@ -308,7 +311,7 @@ void EvaluatorImpl::creditHintsApart(const Variant &V, const Target &T,
   // A credit that wall time confirmed whole is time's already; a reading
   // time could not judge is no confirmation, however high (a loaded
   // machine read 1.82x beside a count's 1.48x).
-  if (!measureTraits(Config.Measure).HintsNeedTime || !Out.ok() ||
+  if (!measureTraits(Config.Settings.Measure).HintsNeedTime || !Out.ok() ||
       Out.HintsOnly || Out.Suspect || Out.Ratio <= 1 ||
       (!Out.Unconfirmed && Out.CrossRatio >= Out.Ratio))
     return;

@@ -188,7 +188,8 @@ SandboxPolicy EvaluatorImpl::basePolicy(const Built &B) const {
   // compile command reads (Harness::addFolders), a toolchain outside /usr,
   // our own CUPTI library.
   Mode->addFolders(P);
-  if (Config.Measure == MeasureMode::CudaKernel && !Config.CuptiLibrary.empty())
+  if (Config.Settings.Measure == MeasureMode::CudaKernel &&
+      !Config.CuptiLibrary.empty())
     P.ReadOnly.push_back(Config.CuptiLibrary);
   // Never visible, even where a visible folder holds them.
   P.Hidden.insert(P.Hidden.end(), Config.Protected.begin(),
@@ -201,7 +202,7 @@ SandboxPolicy EvaluatorImpl::basePolicy(const Built &B) const {
 
 ProcessSpec EvaluatorImpl::baseSpec(const Built &B) const {
   ProcessSpec S;
-  S.PassEnv = Config.PassEnv;
+  S.PassEnv = Config.Settings.PassEnv;
   S.Limits.FileSizeBytes = 256ull << 20;
   S.Limits.MaxProcesses = 256;
   S.Limits.MemoryBytes = B.Sanitized ? 0 : memoryLimit();
@@ -234,8 +235,9 @@ EvaluatorImpl::Built EvaluatorImpl::build(llvm::StringRef Text,
     if (W)
       Mode->releaseTree(*W);
   });
-  auto Dir = ScratchDir::create("maxcode-" + Tag.str(), Config.ScratchRoot,
-                                W ? W->Dir->uid() : -1);
+  auto Dir =
+      ScratchDir::create("maxcode-" + Tag.str(), Config.Settings.ScratchDir,
+                         W ? W->Dir->uid() : -1);
   if (!Dir)
     return Fail(EvalStatus::Crash, llvm::toString(Dir.takeError()));
   B.Dir.emplace(std::move(*Dir));
@@ -244,7 +246,7 @@ EvaluatorImpl::Built EvaluatorImpl::build(llvm::StringRef Text,
   Policy.Writable = {Scratch};
   // Builds have limits too (DESIGN section 7).
   ProcessSpec Spec = baseSpec(B);
-  double Wall = std::max(120.0, 12 * Config.TimeoutSeconds);
+  double Wall = std::max(120.0, 12 * Config.Settings.Timeout);
   Spec.Limits.WallSeconds = Wall;
   Spec.Limits.CpuSeconds = unsigned(Wall) + 1;
   Spec.Limits.MemoryBytes = Config.BuildMemoryLimitBytes;

@@ -227,14 +227,14 @@ evaldetail::judgeTestRun(const ProcessResult &P, const SupervisorReport *Rep,
   }
   auto Expected = llvm::MemoryBuffer::getFile(T.ExpectedPath);
   std::optional<TestFailure> D =
-      Expected
-          ? compareOutputs((*Expected)->getBuffer(), P.Stdout, Config.Tolerance)
-          : std::optional<TestFailure>(
-                TestFailure{T.Name, 0, "", "", "expected output unreadable"});
+      Expected ? compareOutputs((*Expected)->getBuffer(), P.Stdout,
+                                Config.Settings.Tolerance)
+               : std::optional<TestFailure>(TestFailure{
+                     T.Name, 0, "", "", "expected output unreadable"});
   if (!D) {
     // Inside the tolerance, and still not the answer the program gives: an
     // approximation (a series cut short, 22/7 for pi) is no speedup.
-    D = compareWithBaseline(BaselineRuns, P.Stdout, Config.Tolerance);
+    D = compareWithBaseline(BaselineRuns, P.Stdout, Config.Settings.Tolerance);
     if (!D)
       return std::nullopt;
     D->Test = T.Name;
@@ -505,7 +505,7 @@ void EvaluatorImpl::collectGpuMetrics(Built &B, llvm::StringRef Kernel,
   // replay kernels many times, so they are never taken during timing.
   RunRequest R = Mode->metricsRun();
   R.Kind = JobKind::Timed;
-  R.WallSeconds = std::max(120.0, 20 * Config.TimeoutSeconds);
+  R.WallSeconds = std::max(120.0, 20 * Config.Settings.Timeout);
   R.Cupti = CuptiPass::Metrics;
   auto Run = runOnce(B, R);
   if (!Run) {

@@ -134,7 +134,7 @@ llvm::Error EvaluatorImpl::Harness::simulateRun(Built &B,
   R.Profile = true;
   R.Kind = JobKind::Check; // Simulated counts do not depend on the load.
   // The simulation runs about twice as long as a count.
-  R.WallSeconds = std::max(120.0, 80 * E.Config.TimeoutSeconds);
+  R.WallSeconds = std::max(120.0, 80 * E.Config.Settings.Timeout);
   auto Run = E.runOnce(B, R);
   if (!Run)
     return Run.takeError();
@@ -171,7 +171,7 @@ EvaluatorImpl::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
         "maxcode-timer, which supervises every run, is not beside the tool "
         "('" +
         Config.TimerPath + "'); reinstall clang-maxcode");
-  if (!(Config.TimeoutSeconds > 0 && Config.TimeoutSeconds <= 86400))
+  if (!(Config.Settings.Timeout > 0 && Config.Settings.Timeout <= 86400))
     return llvm::createStringError(
         Config.Names("Timeout") +
         " must be a number of seconds above 0 (and at most a day)");
@@ -182,7 +182,7 @@ EvaluatorImpl::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
   E->Mode = C.programMode() ? makeProgramHarness(*E) : makeProjectHarness(*E);
   if (llvm::Error Err = E->Mode->prepare())
     return Err;
-  if (C.Measure == MeasureMode::CudaKernel)
+  if (C.Settings.Measure == MeasureMode::CudaKernel)
     if (llvm::Error Err = checkCudaMeasurable(C.CuptiLibrary, C.Names))
       return Err;
   // What makes two evaluations the same, besides the variant: everything
@@ -196,18 +196,21 @@ EvaluatorImpl::create(EvalConfig Config, Executor &Exec, EvalCache *Cache) {
     H.update(A + '\0');
   for (llvm::StringRef Field :
        {llvm::StringRef(C.Command.Directory), llvm::StringRef(C.File),
-        optionValueName(C.Measure), editScopeName(C.Scope),
-        llvm::StringRef(C.BuildCmd), llvm::StringRef(C.TestCmd),
-        llvm::StringRef(C.BenchCmd), llvm::StringRef(C.HoldoutCmd),
-        llvm::StringRef(C.HoldoutBenchCmd), llvm::StringRef(C.BenchMetric),
-        optionValueName(C.Sandbox)})
+        optionValueName(C.Settings.Measure), editScopeName(C.Scope),
+        llvm::StringRef(C.Settings.BuildCommand),
+        llvm::StringRef(C.Settings.TestCommand),
+        llvm::StringRef(C.Settings.BenchCommand),
+        llvm::StringRef(C.Settings.HoldoutCommand),
+        llvm::StringRef(C.Settings.HoldoutBenchCommand),
+        llvm::StringRef(C.Settings.BenchMetric), optionValueName(C.Sandbox)})
     H.update(Field.str() + '\0');
-  for (double D :
-       {C.Tolerance, C.HeldOutFraction, C.TimeoutSeconds,
-        double(C.MeasureTests), double(C.Repetitions), double(C.Warmups),
-        double(C.MemoryLimitBytes), double(C.TmpBytes)})
+  for (double D : {C.Settings.Tolerance, C.Settings.HeldOut, C.Settings.Timeout,
+                   double(C.Settings.MeasureTests),
+                   double(C.Settings.Repetitions), double(C.Settings.Warmups),
+                   double(C.MemoryLimitBytes), double(C.TmpBytes)})
     H.update(std::to_string(D) + '\0');
-  for (const std::vector<std::string> *L : {&C.AllowApis, &C.PassEnv})
+  for (const std::vector<std::string> *L :
+       {&C.Settings.AllowApi, &C.Settings.PassEnv})
     for (const std::string &S : *L)
       H.update(S + '\0');
   H.update(compilerVersion(C.Command, C.File) + '\0');
@@ -242,9 +245,9 @@ EvaluatorImpl::screenFor(const Target &T) {
     std::string Macros;
     if (isGccCommand(Build))
       Macros = gccPredefinedMacros(Build, Config.Command.Directory);
-    auto S = VariantScreen::create(Config.Command, Config.File, Config.Parse,
-                                   Original, T, Config.Scope, Config.AllowApis,
-                                   Config.Names, std::move(Macros));
+    auto S = VariantScreen::create(
+        Config.Command, Config.File, Config.Parse, Original, T, Config.Scope,
+        Config.Settings.AllowApi, Config.Names, std::move(Macros));
     if (!S)
       return S.takeError();
     Screen = std::move(*S);
@@ -300,7 +303,7 @@ llvm::Error EvaluatorImpl::prepareBaseline(const Target *T) {
       Advice.clear();
       llvm::raw_string_ostream(Advice)
           << "if it needs longer than "
-          << llvm::format("%g", Config.TimeoutSeconds) << " s a run, raise "
+          << llvm::format("%g", Config.Settings.Timeout) << " s a run, raise "
           << Config.Names("Timeout");
     }
     return llvm::createStringError("the unmodified program fails its own "
@@ -311,21 +314,21 @@ llvm::Error EvaluatorImpl::prepareBaseline(const Target *T) {
   if (llvm::Error E = Mode->learnFromBaseline())
     return E;
   // Deterministic measures are taken once; timed ones beside each variant.
-  if (measureTraits(Config.Measure).Deterministic) {
+  if (measureTraits(Config.Settings.Measure).Deterministic) {
     // Its hot lines are the workload's words for the model (workload()).
     EvalResult Profile;
-    auto Costs = Mode->measureOnce(*Baseline, Config.Measure,
+    auto Costs = Mode->measureOnce(*Baseline, Config.Settings.Measure,
                                    TimingSet::Feedback, &Profile);
     if (!Costs)
       return llvm::createStringError(
           "the unmodified program cannot be measured: " +
           llvm::toString(Costs.takeError()));
-    baselineCost(TimingSet::Feedback)[Config.Measure] = *Costs;
+    baselineCost(TimingSet::Feedback)[Config.Settings.Measure] = *Costs;
     mergeHotLines(Profile.HotLines, sum(*Costs));
     BaselineHotLines = std::move(Profile.HotLines);
   } else {
     // A baseline that cannot be timed is said here, not at every variant.
-    auto Costs = Mode->measureOnce(*Baseline, Config.Measure,
+    auto Costs = Mode->measureOnce(*Baseline, Config.Settings.Measure,
                                    TimingSet::Feedback, nullptr);
     if (!Costs)
       return llvm::createStringError(
@@ -363,7 +366,7 @@ void EvaluatorImpl::screenAndBuild(llvm::ArrayRef<const Variant *> Vs,
       if (!Facts)
         Why[I] = llvm::toString(Facts.takeError());
       else
-        Why[I] = judgeBinary(*BaselineBinary, *Facts, Config.AllowApis,
+        Why[I] = judgeBinary(*BaselineBinary, *Facts, Config.Settings.AllowApi,
                              Config.Names);
     }
   for (size_t I = 0; I < Vs.size(); ++I)
@@ -403,9 +406,9 @@ EvaluatorImpl::evaluate(llvm::ArrayRef<Variant> Variants, const Target &T) {
       Results[I].Reason = *Why[K];
     } else {
       Built &B = *Builds[K];
-      Results[I] =
-          B.Ok ? checkAndMeasure(B, Config.Repetitions, false) : B.Result;
-      if (Config.Measure == MeasureMode::CudaKernel && Results[I].ok())
+      Results[I] = B.Ok ? checkAndMeasure(B, Config.Settings.Repetitions, false)
+                        : B.Result;
+      if (Config.Settings.Measure == MeasureMode::CudaKernel && Results[I].ok())
         collectGpuMetrics(B, T.Name, Results[I]);
       Results[I].JobIds = std::move(B.JobIds);
       Builds[K].reset();
@@ -489,16 +492,17 @@ void EvaluatorImpl::measureHeldOut(Built &B, unsigned Repetitions,
     return;
   }
   constexpr TimingSet On = TimingSet::HeldOut;
-  if (measureTraits(Config.Measure).Deterministic &&
-      baselineCost(On)[Config.Measure].empty()) {
-    auto Costs = Mode->measureOnce(*Baseline, Config.Measure, On, nullptr);
+  if (measureTraits(Config.Settings.Measure).Deterministic &&
+      baselineCost(On)[Config.Settings.Measure].empty()) {
+    auto Costs =
+        Mode->measureOnce(*Baseline, Config.Settings.Measure, On, nullptr);
     if (!Costs) {
       recordFailure(Costs.takeError(), R);
       R.Reason =
           "the baseline cannot be measured on the held-out inputs: " + R.Reason;
       return;
     }
-    baselineCost(On)[Config.Measure] = *Costs;
+    baselineCost(On)[Config.Settings.Measure] = *Costs;
   }
   // Only the ratio comes back: the held-out runs' hot lines and failures
   // say nothing of what they expected.
@@ -561,9 +565,11 @@ WorkloadFacts EvaluatorImpl::workload() const {
   WorkloadFacts W;
   Mode->addWorkload(W);
   W.BaselineHotLines = BaselineHotLines;
-  if (const MeasureTraits &M = measureTraits(Config.Measure); M.Deterministic) {
+  if (const MeasureTraits &M = measureTraits(Config.Settings.Measure);
+      M.Deterministic) {
     W.CostUnit = M.Unit.str();
-    auto It = BaselineCost[int(TimingSet::Feedback)].find(Config.Measure);
+    auto It =
+        BaselineCost[int(TimingSet::Feedback)].find(Config.Settings.Measure);
     if (It != BaselineCost[int(TimingSet::Feedback)].end())
       W.BaselineCost = sum(It->second);
   }
@@ -598,34 +604,35 @@ EvalResult EvaluatorImpl::checkAndMeasure(Built &B, unsigned Repetitions,
 
 void EvaluatorImpl::measure(Built &B, unsigned Repetitions, TimingSet On,
                             EvalResult &Out) {
-  const MeasureTraits &Traits = measureTraits(Config.Measure);
+  const MeasureTraits &Traits = measureTraits(Config.Settings.Measure);
   // A bench's own figure stands in for its wall time.
-  Out.CostUnit = Config.Measure == MeasureMode::Time && Mode->bench() &&
-                         !Config.BenchMetric.empty()
+  Out.CostUnit = Config.Settings.Measure == MeasureMode::Time &&
+                         Mode->bench() && !Config.Settings.BenchMetric.empty()
                      ? "bench-metric"
                      : Traits.Unit.str();
   std::vector<double> A, V;
   if (Traits.Deterministic) {
-    auto Costs = Mode->measureOnce(B, Config.Measure, On, &Out);
+    auto Costs = Mode->measureOnce(B, Config.Settings.Measure, On, &Out);
     if (!Costs)
       return recordFailure(Costs.takeError(), Out);
-    A = {sum(baselineCost(On)[Config.Measure])};
+    A = {sum(baselineCost(On)[Config.Settings.Measure])};
     V = {sum(*Costs)};
     Out.Repetitions = 1;
   } else {
     // Warm-ups, then baseline and variant alternated: A B A B ...
     for (bool Warm : {true, false}) {
-      unsigned Reps = Warm ? Config.Warmups : Repetitions;
+      unsigned Reps = Warm ? Config.Settings.Warmups : Repetitions;
       for (unsigned I = 0; I < Reps; ++I) {
-        auto CA = Mode->measureOnce(*Baseline, Config.Measure, On, nullptr);
+        auto CA =
+            Mode->measureOnce(*Baseline, Config.Settings.Measure, On, nullptr);
         if (!CA) {
           recordFailure(CA.takeError(), Out);
           Out.Status = EvalStatus::Crash;
           Out.Reason = "the baseline failed while timing: " + Out.Reason;
           return;
         }
-        auto CV =
-            Mode->measureOnce(B, Config.Measure, On, Warm ? nullptr : &Out);
+        auto CV = Mode->measureOnce(B, Config.Settings.Measure, On,
+                                    Warm ? nullptr : &Out);
         if (!CV)
           return recordFailure(CV.takeError(), Out);
         if (Warm)

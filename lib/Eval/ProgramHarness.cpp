@@ -182,17 +182,17 @@ void EvaluatorImpl::ProgramHarness::fingerprint(llvm::SHA256 &H) const {
 }
 
 llvm::Error EvaluatorImpl::ProgramHarness::prepare() {
-  if (!E.Config.HoldoutBenchCmd.empty())
+  if (!E.Config.Settings.HoldoutBenchCommand.empty())
     return llvm::createStringError(
         E.Config.Names("HoldoutBenchCommand") +
         " is for project mode; program mode holds out "
         "tests of its own (" +
         E.Config.Names("HeldOut") + ")");
-  auto Loaded = loadTests(E.Config.TestsDir);
+  auto Loaded = loadTests(E.Config.Settings.Tests);
   if (!Loaded)
     return Loaded.takeError();
   Tests = std::move(*Loaded);
-  double F = E.Config.HeldOutFraction;
+  double F = E.Config.Settings.HeldOut;
   if (!(F >= 0 && F < 1))
     return llvm::createStringError(E.Config.Names("HeldOut") +
                                    " must be at least 0 and below 1");
@@ -215,8 +215,8 @@ bool EvaluatorImpl::ProgramHarness::wantsCounts() const {
   // timed order made two runs of the same evaluation time different inputs.
   // The split (splitTests) and the timed inputs read the order; with one or
   // two tests and nothing derived there is nothing to order.
-  return measureTraits(E.Config.Measure).Deterministic &&
-         (Tests.size() >= 3 || E.Config.DerivedInputs > 0);
+  return measureTraits(E.Config.Settings.Measure).Deterministic &&
+         (Tests.size() >= 3 || E.Config.Settings.DerivedInputs > 0);
 }
 
 llvm::Error EvaluatorImpl::ProgramHarness::countBaselineTests(
@@ -226,7 +226,8 @@ llvm::Error EvaluatorImpl::ProgramHarness::countBaselineTests(
       std::max(1u, std::min<unsigned>(E.Exec.parallelism(), Which.size()))));
   for (size_t K = 0; K < Which.size(); ++K)
     Pool.async([&, K] {
-      auto C = measureInput(*E.Baseline, Which[K], E.Config.Measure, nullptr);
+      auto C = measureInput(*E.Baseline, Which[K], E.Config.Settings.Measure,
+                            nullptr);
       if (!C) {
         Failed[K] = llvm::toString(C.takeError());
         return;
@@ -250,8 +251,8 @@ void EvaluatorImpl::ProgramHarness::chooseTimedTests() {
         return BaselineRunCost[A] > BaselineRunCost[B];
       return Tests[A].InputBytes > Tests[B].InputBytes;
     });
-    Order.resize(
-        std::min<size_t>(Order.size(), std::max(1u, E.Config.MeasureTests)));
+    Order.resize(std::min<size_t>(
+        Order.size(), std::max(1u, E.Config.Settings.MeasureTests)));
     llvm::sort(Order);
     return Order;
   };
@@ -277,7 +278,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::placeBuild(Built &B,
     return Err;
   Spec.Argv = variantCompileCommand(
       E.Config.Command, E.Config.File, Src, Exe, /*Link=*/true,
-      /*DebugInfo=*/measureTraits(E.Config.Measure).LinesFromBuild);
+      /*DebugInfo=*/measureTraits(E.Config.Settings.Measure).LinesFromBuild);
   if (B.Sanitized)
     llvm::append_range(Spec.Argv, sanitizerFlags());
   Spec.WorkingDir = E.Config.Command.Directory;
@@ -289,7 +290,7 @@ void EvaluatorImpl::ProgramHarness::addFolders(SandboxPolicy &P) const {
   // quoted includes; never the tests.
   P.ReadOnly = commandFolders(E.Config.Command);
   P.ReadOnly.push_back(llvm::sys::path::parent_path(E.Config.File).str());
-  P.Hidden.push_back(makeAbsolutePath(E.Config.TestsDir));
+  P.Hidden.push_back(makeAbsolutePath(E.Config.Settings.Tests));
 }
 
 llvm::Error EvaluatorImpl::ProgramHarness::keepBuild(Built &B,
@@ -394,7 +395,7 @@ double EvaluatorImpl::ProgramHarness::costOf(size_t Test) const {
 
 void EvaluatorImpl::ProgramHarness::splitTests() {
   size_t N = Tests.size();
-  double F = E.Config.HeldOutFraction;
+  double F = E.Config.Settings.HeldOut;
   size_t H = 0;
   if (N >= 2 && F > 0)
     H = std::min(N - 1, std::max<size_t>(1, size_t(N * F + 0.5)));
@@ -483,7 +484,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::addDerivedTest(
 
 llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
   const EvalConfig &C = E.Config;
-  if (!C.DerivedInputs)
+  if (!C.Settings.DerivedInputs)
     return llvm::Error::success();
   auto Start = std::chrono::steady_clock::now();
   size_t Users = Tests.size();
@@ -497,12 +498,12 @@ llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
   llvm::stable_sort(Order,
                     [&](size_t A, size_t B) { return costOf(A) > costOf(B); });
   std::vector<DerivedInput> Made =
-      deriveInputs(Inputs, Order, C.DerivedInputs, C.Seed);
+      deriveInputs(Inputs, Order, C.Settings.DerivedInputs, C.Settings.Seed);
   if (Made.empty())
     return llvm::Error::success();
   // This run's own folder (another run of the same file may be deriving
   // beside it); what a variant fails is kept elsewhere (keepDerived).
-  auto Folder = ScratchDir::create("maxcode-derived", C.ScratchRoot);
+  auto Folder = ScratchDir::create("maxcode-derived", C.Settings.ScratchDir);
   if (!Folder)
     return Folder.takeError();
   DerivedFolder.emplace(std::move(*Folder));
@@ -537,7 +538,7 @@ llvm::Error EvaluatorImpl::ProgramHarness::deriveFromTests() {
       Pool.async([&, K, Run] {
         double Own = BaselineRunCost[Made[K].Template].second;
         auto A = baselineAnswer(Cands[K].Path,
-                                std::min(C.TimeoutSeconds, 1 + 5 * Own));
+                                std::min(C.Settings.Timeout, 1 + 5 * Own));
         if (!A) {
           MAXCODE_DEBUG(llvm::dbgs()
                         << DEBUG_TYPE << ": derived input " << K << " dropped: "
@@ -634,7 +635,7 @@ EvaluatorImpl::ProgramHarness::floorRuns(MeasureMode M, TimingSet On) {
       (void)Test;
       RunRequest R;
       R.Argv = {"./prog"};
-      Measure.shape(R, E.Config.TimeoutSeconds, /*HotLines=*/false);
+      Measure.shape(R, E.Config.Settings.Timeout, /*HotLines=*/false);
       auto Run = E.runOnce(*E.Null, R);
       if (!Run)
         return Run.takeError();
@@ -653,7 +654,7 @@ EvaluatorImpl::ProgramHarness::noHeldOutTiming() const {
   if (!TimedHeldOut.empty())
     return std::nullopt;
   std::string Derived =
-      E.Config.DerivedInputs
+      E.Config.Settings.DerivedInputs
           ? ", and no input could be derived from the tests that the "
             "unmodified program answers the same way twice"
           : "";
@@ -749,7 +750,7 @@ EvaluatorImpl::ProgramHarness::sanitizerFindings(Built &B) {
       R.Stdin = Tests[I].InputPath;
       R.Kind = JobKind::Check;
       // The sanitizers slow a program down two to five times.
-      R.WallSeconds = 5 * E.Config.TimeoutSeconds;
+      R.WallSeconds = 5 * E.Config.Settings.Timeout;
       auto Run = E.runOnce(B, R);
       if (!Run) {
         llvm::consumeError(Run.takeError());
@@ -771,7 +772,7 @@ llvm::ArrayRef<std::string>
 EvaluatorImpl::ProgramHarness::baselineAnswers(size_t Test) const {
   // A --tolerance of the user's own says how far an answer may stray: the
   // baseline's digits then hold nobody to more.
-  if (E.Config.Tolerance != DefaultTolerance)
+  if (E.Config.Settings.Tolerance != DefaultTolerance)
     return {};
   return BaselineOutputs[Test];
 }
@@ -844,7 +845,7 @@ void EvaluatorImpl::ProgramHarness::checkTests(Built &B,
       R.Argv = {"./prog"};
       R.Stdin = T.InputPath;
       R.Kind = JobKind::Check;
-      R.WallSeconds = E.Config.TimeoutSeconds;
+      R.WallSeconds = E.Config.Settings.Timeout;
       auto Run = E.runOnce(B, R);
       std::optional<EvalResult> F;
       if (!Run) {
@@ -917,7 +918,7 @@ EvaluatorImpl::ProgramHarness::measureInput(Built &B, size_t Test,
   RunRequest R;
   R.Stdin = T.InputPath;
   R.Argv = {"./prog"};
-  Measure.shape(R, E.Config.TimeoutSeconds, /*HotLines=*/true);
+  Measure.shape(R, E.Config.Settings.Timeout, /*HotLines=*/true);
   auto Run = E.runOnce(B, R);
   if (!Run)
     return Run.takeError();

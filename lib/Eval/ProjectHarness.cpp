@@ -79,8 +79,8 @@ public:
   size_t timedCount(TimingSet) const override { return 1; }
   std::optional<std::string> noHeldOutTiming() const override;
   void addWorkload(WorkloadFacts &W) const override {
-    W.TestCmd = E.Config.TestCmd;
-    W.BenchCmd = E.Config.BenchCmd;
+    W.TestCmd = E.Config.Settings.TestCommand;
+    W.BenchCmd = E.Config.Settings.BenchCommand;
   }
   llvm::Expected<std::vector<std::string>> sanitizerFindings(Built &) override {
     // The project's own build command decides its flags; adding ours to
@@ -125,41 +125,43 @@ EvaluatorImpl::makeProjectHarness(EvaluatorImpl &E) {
 
 llvm::Error EvaluatorImpl::ProjectHarness::prepare() {
   const EvalConfig &C = E.Config;
-  if (C.BuildCmd.empty() || C.TestCmd.empty())
+  if (C.Settings.BuildCommand.empty() || C.Settings.TestCommand.empty())
     return llvm::createStringError(
         "give " + C.Names("Tests") + "=<dir> (program mode), or " +
         C.Names("BuildCommand") + " and " + C.Names("TestCommand") +
         " "
         "(project mode; " +
         C.Names("BenchCommand") + " to time)");
-  if (C.BenchCmd.empty())
+  if (C.Settings.BenchCommand.empty())
     return llvm::createStringError(
         "project mode needs " + C.Names("BenchCommand") + " to measure with " +
-        C.Names("Measure") + "=" + optionValueName(C.Measure).str());
-  if (!llvm::sys::fs::is_directory(C.ProjectRoot))
-    return llvm::createStringError("project root '" + C.ProjectRoot +
+        C.Names("Measure") + "=" + optionValueName(C.Settings.Measure).str());
+  if (!llvm::sys::fs::is_directory(C.Settings.ProjectRoot))
+    return llvm::createStringError("project root '" + C.Settings.ProjectRoot +
                                    "' is not a folder");
-  if (!llvm::StringRef(C.File).starts_with(C.ProjectRoot + "/"))
+  if (!llvm::StringRef(C.File).starts_with(C.Settings.ProjectRoot + "/"))
     return llvm::createStringError("'" + C.File +
                                    "' is not inside the project root '" +
-                                   C.ProjectRoot + "'");
-  if (C.Measure == MeasureMode::Instructions && !C.BenchMetric.empty())
+                                   C.Settings.ProjectRoot + "'");
+  if (C.Settings.Measure == MeasureMode::Instructions &&
+      !C.Settings.BenchMetric.empty())
     return llvm::createStringError(
         C.Names("BenchMetric") + " reads the bench's own figure and " +
         C.Names("Measure") +
         "=instructions counts the bench's instructions: give "
         "one");
-  if (C.Measure == MeasureMode::Time && !C.BenchMetric.empty())
-    Metric = RunMeasure::benchMetric(C.BenchMetric, C.Names);
+  if (C.Settings.Measure == MeasureMode::Time &&
+      !C.Settings.BenchMetric.empty())
+    Metric = RunMeasure::benchMetric(C.Settings.BenchMetric, C.Names);
   // Project mode builds once, then incrementally, where bubblewrap can show
   // a copy at the project's own path; without it, every build is of a
   // fresh copy at another path (docs/Evaluation.md, Building).
   if (C.Sandbox == SandboxMode::Bwrap) {
     std::vector<std::string> Excluded = C.Protected;
-    if (!C.ScratchRoot.empty())
-      Excluded.push_back(makeAbsolutePath(C.ScratchRoot));
-    Trees = std::make_unique<WorkerTrees>(C.ProjectRoot, C.ScratchRoot,
-                                          std::move(Excluded));
+    if (!C.Settings.ScratchDir.empty())
+      Excluded.push_back(makeAbsolutePath(C.Settings.ScratchDir));
+    Trees = std::make_unique<WorkerTrees>(
+        C.Settings.ProjectRoot, C.Settings.ScratchDir, std::move(Excluded));
   }
   return llvm::Error::success();
 }
@@ -169,10 +171,10 @@ void EvaluatorImpl::ProjectHarness::addFolders(SandboxPolicy &P) const {
   // tree never (where a copy is shown at the project's path, it covers the
   // user's).
   for (std::string &F : commandFolders(E.Config.Command))
-    if (!llvm::StringRef(F).starts_with(E.Config.ProjectRoot))
+    if (!llvm::StringRef(F).starts_with(E.Config.Settings.ProjectRoot))
       P.ReadOnly.push_back(std::move(F));
   if (!Trees)
-    P.Hidden.push_back(E.Config.ProjectRoot);
+    P.Hidden.push_back(E.Config.Settings.ProjectRoot);
 }
 
 llvm::Error EvaluatorImpl::ProjectHarness::placeBuild(Built &B,
@@ -208,8 +210,9 @@ llvm::Error EvaluatorImpl::ProjectHarness::placeRun(Built &B,
                                                     SandboxPolicy &P) {
   if (Trees) {
     // At the project's own path, as it was built.
-    S.WorkingDir = E.Config.ProjectRoot;
-    P.Mounts.push_back({B.Tree, E.Config.ProjectRoot, /*Writable=*/true});
+    S.WorkingDir = E.Config.Settings.ProjectRoot;
+    P.Mounts.push_back(
+        {B.Tree, E.Config.Settings.ProjectRoot, /*Writable=*/true});
   } else {
     S.WorkingDir = B.Tree;
     P.Writable.push_back(B.Tree);
@@ -219,17 +222,17 @@ llvm::Error EvaluatorImpl::ProjectHarness::placeRun(Built &B,
 
 EvaluatorImpl::RunRequest EvaluatorImpl::ProjectHarness::metricsRun() const {
   RunRequest R;
-  R.Argv = {"/bin/sh", "-c", E.Config.BenchCmd};
+  R.Argv = {"/bin/sh", "-c", E.Config.Settings.BenchCommand};
   return R;
 }
 
 void EvaluatorImpl::ProjectHarness::check(Built &B, bool HeldOutToo,
                                           EvalResult &Out) {
   Out.TestsTotal = 1;
-  checkProject(B, E.Config.TestCmd, false, Out);
-  if (HeldOutToo && Out.ok() && !E.Config.HoldoutCmd.empty()) {
+  checkProject(B, E.Config.Settings.TestCommand, false, Out);
+  if (HeldOutToo && Out.ok() && !E.Config.Settings.HoldoutCommand.empty()) {
     Out.HeldOutTotal = 1;
-    checkProject(B, E.Config.HoldoutCmd, true, Out);
+    checkProject(B, E.Config.Settings.HoldoutCommand, true, Out);
   }
 }
 
@@ -256,7 +259,7 @@ EvaluatorImpl::ProjectHarness::floorRuns(MeasureMode, TimingSet) {
     RunRequest R;
     R.Argv = {"/bin/sh", "-c", "true"};
     R.Kind = JobKind::Timed;
-    R.WallSeconds = E.Config.TimeoutSeconds;
+    R.WallSeconds = E.Config.Settings.Timeout;
     auto Run = E.runOnce(*E.Baseline, R);
     if (!Run)
       return Run.takeError();
@@ -267,7 +270,7 @@ EvaluatorImpl::ProjectHarness::floorRuns(MeasureMode, TimingSet) {
 
 std::optional<std::string>
 EvaluatorImpl::ProjectHarness::noHeldOutTiming() const {
-  if (!E.Config.HoldoutBenchCmd.empty())
+  if (!E.Config.Settings.HoldoutBenchCommand.empty())
     return std::nullopt;
   return "the ratio is the bench's, on inputs the search saw; " +
          E.Config.Names("HoldoutBenchCommand") +
@@ -282,16 +285,17 @@ llvm::Error EvaluatorImpl::ProjectHarness::copyProject(Built &B,
   // A copy of the project (copy-on-write where the file system can), never
   // links into the user's tree, never the scratch root or the store.
   std::vector<std::string> Excluded = E.Config.Protected;
-  Excluded.push_back(makeAbsolutePath(
-      E.Config.ScratchRoot.empty() ? B.Dir->path() : E.Config.ScratchRoot));
-  auto Copied = copyTree(E.Config.ProjectRoot, B.Tree, Excluded);
+  Excluded.push_back(makeAbsolutePath(E.Config.Settings.ScratchDir.empty()
+                                          ? B.Dir->path()
+                                          : E.Config.Settings.ScratchDir));
+  auto Copied = copyTree(E.Config.Settings.ProjectRoot, B.Tree, Excluded);
   if (!Copied)
     return llvm::createStringError("cannot copy the project tree: " +
                                    llvm::toString(Copied.takeError()));
   llvm::SmallString<256> Src(B.Tree);
   llvm::sys::path::append(
-      Src,
-      llvm::StringRef(E.Config.File).drop_front(E.Config.ProjectRoot.size()));
+      Src, llvm::StringRef(E.Config.File)
+               .drop_front(E.Config.Settings.ProjectRoot.size()));
   B.SourcePath = std::string(Src);
   (void)llvm::sys::fs::remove(Src);
   if (llvm::Error Err = writeFile(Src, B.Text))
@@ -299,7 +303,7 @@ llvm::Error EvaluatorImpl::ProjectHarness::copyProject(Built &B,
   if (int Uid = B.Dir->uid(); Uid >= 0)
     if (llvm::Error Err = chownTree(B.Tree, Uid, Uid))
       return Err;
-  Spec.Argv = {"/bin/sh", "-c", E.Config.BuildCmd};
+  Spec.Argv = {"/bin/sh", "-c", E.Config.Settings.BuildCommand};
   Spec.WorkingDir = B.Tree;
   return llvm::Error::success();
 }
@@ -324,17 +328,18 @@ static llvm::Error replaceFile(llvm::StringRef Path, llvm::StringRef Text,
 }
 llvm::Error EvaluatorImpl::ProjectHarness::swapIntoWorker(
     Built &B, WorkerTrees::Tree &W, ProcessSpec &Spec, SandboxPolicy &Policy) {
-  if (llvm::Error Err =
-          replaceFile(fileInTree(W, E.Config.ProjectRoot, E.Config.File),
-                      B.Text, W.Dir->uid()))
+  if (llvm::Error Err = replaceFile(
+          fileInTree(W, E.Config.Settings.ProjectRoot, E.Config.File), B.Text,
+          W.Dir->uid()))
     return Err;
   // The build sees the copy at the project's own path: a build folder that
   // names the project by absolute path works unchanged, and the compiler
   // names the variant's file as the user's.
   B.SourcePath = E.Config.File;
-  Policy.Mounts.push_back({W.Path, E.Config.ProjectRoot, /*Writable=*/true});
-  Spec.Argv = {"/bin/sh", "-c", E.Config.BuildCmd};
-  Spec.WorkingDir = E.Config.ProjectRoot;
+  Policy.Mounts.push_back(
+      {W.Path, E.Config.Settings.ProjectRoot, /*Writable=*/true});
+  Spec.Argv = {"/bin/sh", "-c", E.Config.Settings.BuildCommand};
+  Spec.WorkingDir = E.Config.Settings.ProjectRoot;
   return llvm::Error::success();
 }
 
@@ -342,9 +347,9 @@ void EvaluatorImpl::ProjectHarness::releaseTree(WorkerTrees::Tree &W) {
   // The original file back (newer than its object, so the next build
   // recompiles it whatever it holds); a tree that cannot be put back is
   // dropped, never reused.
-  if (llvm::Error Err =
-          replaceFile(fileInTree(W, E.Config.ProjectRoot, E.Config.File),
-                      E.Original, W.Dir->uid())) {
+  if (llvm::Error Err = replaceFile(
+          fileInTree(W, E.Config.Settings.ProjectRoot, E.Config.File),
+          E.Original, W.Dir->uid())) {
     MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": worker tree dropped: "
                                << llvm::toString(std::move(Err)) << "\n");
     return;
@@ -374,7 +379,7 @@ void EvaluatorImpl::ProjectHarness::checkProject(Built &B, llvm::StringRef Cmd,
   RunRequest R;
   R.Argv = {"/bin/sh", "-c", Cmd.str()};
   R.Kind = JobKind::Check;
-  R.WallSeconds = std::max(E.Config.TimeoutSeconds, 60.0);
+  R.WallSeconds = std::max(E.Config.Settings.Timeout, 60.0);
   auto Run = E.runOnce(B, R);
   std::string What =
       IsHeldOut ? "the held-out test command" : "the test command";
@@ -407,8 +412,9 @@ EvaluatorImpl::ProjectHarness::simulate(Built &B) {
   // lines are the project's build's own debug information, so a build
   // without -g simulates but names no line.
   CallgrindProfile All;
-  if (llvm::Error Err = simulateRun(B, {"/bin/sh", "-c", E.Config.BenchCmd}, "",
-                                    "the bench", All))
+  if (llvm::Error Err =
+          simulateRun(B, {"/bin/sh", "-c", E.Config.Settings.BenchCommand}, "",
+                      "the bench", All))
     return Err;
   return All;
 }
@@ -420,15 +426,17 @@ EvaluatorImpl::ProjectHarness::measureBench(Built &B, TimingSet On,
   // reads; the other measures count or time every process it starts, as
   // program mode's do (DESIGN section 4, rule 4).
   const RunMeasure &Measure = WallOnly ? RunMeasure::of(MeasureMode::Time)
-                              : Metric ? *Metric
-                                       : RunMeasure::of(E.Config.Measure);
+                              : Metric
+                                  ? *Metric
+                                  : RunMeasure::of(E.Config.Settings.Measure);
   RunRequest R;
   // Verification times the held-out bench, where there is one (rule 10).
   R.Argv = {"/bin/sh", "-c",
-            On == TimingSet::HeldOut && !E.Config.HoldoutBenchCmd.empty()
-                ? E.Config.HoldoutBenchCmd
-                : E.Config.BenchCmd};
-  Measure.shape(R, E.Config.TimeoutSeconds, /*HotLines=*/false);
+            On == TimingSet::HeldOut &&
+                    !E.Config.Settings.HoldoutBenchCommand.empty()
+                ? E.Config.Settings.HoldoutBenchCommand
+                : E.Config.Settings.BenchCommand};
+  Measure.shape(R, E.Config.Settings.Timeout, /*HotLines=*/false);
   auto Run = E.runOnce(B, R);
   if (!Run)
     return Run.takeError();

@@ -388,6 +388,19 @@ llvm::Expected<ChatResponse> LLMClient::Impl::send(const std::string &Body,
   }
 }
 
+LLMOptions maxcode::llmOptionsOf(const EffectiveOptions &Settings) {
+  LLMOptions O;
+  O.Endpoint = Settings.LLMEndpoint;
+  O.Model = Settings.LLMModel;
+  O.ApiKeyEnv = Settings.LLMApiKeyEnv;
+  O.RecordDir = Settings.LLMRecord;
+  O.ReplayDir = Settings.LLMReplay;
+  O.TimeoutSeconds = Settings.LLMTimeout;
+  O.MaxRetries = Settings.LLMRetries;
+  O.RetryBaseDelaySeconds = Settings.LLMRetryDelay;
+  return O;
+}
+
 llvm::Expected<std::unique_ptr<LLMClient>> LLMClient::create(LLMOptions Opts) {
   auto I = std::make_unique<Impl>();
   if (!Opts.RecordDir.empty() && !Opts.ReplayDir.empty())

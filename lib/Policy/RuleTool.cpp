@@ -82,8 +82,7 @@ maxcode::listVariants(const ListVariantsOptions &Opts,
   R.T = &L.T;
   R.Selection = std::move(*Selection);
   bool Cuda = Seen.AST->getLangOpts().CUDA;
-  R.Options.Scope =
-      Opts.Scope ? *Opts.Scope : defaultScope(!Opts.ProjectMode, Cuda);
+  R.Options.Scope = scopeOf(Opts.Scope, !Opts.ProjectMode, Cuda);
   R.Options.CompilerIsGCC = buildsWithGcc(RC.Command, L.File);
   R.Options.HostFeatures = allowedPragmaFeatures(Opts.AllowIsa);
   R.Options.CheckOptions = Opts.CheckOptions;

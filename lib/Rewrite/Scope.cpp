@@ -19,7 +19,9 @@ llvm::StringRef maxcode::editScopeName(EditScope S) {
   return S == EditScope::Target ? "target" : "file";
 }
 
-EditScope maxcode::defaultScope(bool ProgramMode, bool Cuda) {
+EditScope maxcode::scopeOf(ScopeSetting Setting, bool ProgramMode, bool Cuda) {
+  if (Setting != ScopeSetting::Default)
+    return Setting == ScopeSetting::File ? EditScope::File : EditScope::Target;
   return ProgramMode && !Cuda ? EditScope::File : EditScope::Target;
 }
 

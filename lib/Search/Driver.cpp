@@ -64,14 +64,16 @@ RunOptions maxcode::withBenchProfile(const RunOptions &Opts,
   // to move on to; a bench that cannot be profiled (the tree not built)
   // leaves the static ranking, with a warning.
   if (runModeOf(Opts) == RunMode::Project && Opts.TargetNames.empty() &&
-      Opts.ProfileCmd.empty() && !Opts.BenchCmd.empty() && !Opts.Resume) {
+      Opts.Settings.ProfileCommand.empty() &&
+      !Opts.Settings.BenchCommand.empty() && !Opts.Resume) {
     // Where the search runs it: the project's root.
     std::string Root =
-        Opts.ProjectRoot.empty()
+        Opts.Settings.ProjectRoot.empty()
             ? defaultProjectRoot(makeAbsolutePath(Opts.Sources.front()),
                                  Opts.BuildPath)
-            : makeAbsolutePath(Opts.ProjectRoot);
-    Cur.ProfileCmd = "cd " + shellQuote(Root) + " && " + Opts.BenchCmd;
+            : makeAbsolutePath(Opts.Settings.ProjectRoot);
+    Cur.Settings.ProfileCommand =
+        "cd " + shellQuote(Root) + " && " + Opts.Settings.BenchCommand;
     Cur.ProfileIsImplicit = true;
     llvm::WithColor::note(Diag, "clang-maxcode")
         << "no target named: profiling the bench on the project as built to "
@@ -83,7 +85,7 @@ RunOptions maxcode::withBenchProfile(const RunOptions &Opts,
 llvm::Expected<std::string>
 maxcode::searchedTargetName(const RunOptions &Opts, llvm::raw_ostream &Diag) {
   RunOptions Cur = withBenchProfile(Opts, Diag);
-  if (!Cur.TargetNames.empty() || Cur.ProfileCmd.empty())
+  if (!Cur.TargetNames.empty() || Cur.Settings.ProfileCommand.empty())
     return std::string();
   auto L = listTargets(Cur, Diag);
   if (!L)
@@ -171,7 +173,7 @@ public:
     return E.retime(V, T, Repetitions);
   }
   bool noisy() const override {
-    return E.config().Measure != MeasureMode::Instructions;
+    return E.config().Settings.Measure != MeasureMode::Instructions;
   }
   SanitizerVerdict sanitize(const Variant &V) override { return E.sanitize(V); }
   std::optional<DeclSimplification>
@@ -330,7 +332,8 @@ std::string maxcode::defaultStorePath(const RunOptions &Opts) {
 }
 
 std::string maxcode::storePathOf(const RunOptions &Opts) {
-  return Opts.StorePath.empty() ? defaultStorePath(Opts) : Opts.StorePath;
+  return Opts.Settings.Store.empty() ? defaultStorePath(Opts)
+                                     : Opts.Settings.Store;
 }
 
 llvm::Expected<EvaluationOutcome>
@@ -349,8 +352,8 @@ maxcode::evaluateEditedCopy(const RunOptions &Opts, llvm::StringRef EditedCopy,
   V.Rules = {"user"};
   // Every test, held-out ones included, and the cross-check of a large
   // speedup: what a winner goes through.
-  return EvaluationOutcome{S.T, S.Eval->verify(V, S.T, Opts.Repetitions),
-                           S.Sandbox};
+  return EvaluationOutcome{
+      S.T, S.Eval->verify(V, S.T, Opts.Settings.Repetitions), S.Sandbox};
 }
 
 namespace {
@@ -375,18 +378,18 @@ PromptFacts promptFactsOf(const RunOptions &Opts, const Session &S) {
       C.Command, C.File, C.File,
       C.programMode() ? "prog" : llvm::StringRef(C.Command.Output),
       C.programMode(), /*DebugInfo=*/false));
-  F.Measure = describeMeasure(C.Measure, !C.programMode());
+  F.Measure = describeMeasure(C.Settings.Measure, !C.programMode());
   F.Workload =
       describeWorkload(S.Eval->workload(), S.Eval->originalText(), S.T);
-  F.Gamma = Opts.Search.Gamma;
-  F.ContextTokens = Opts.LLMContextTokens;
+  F.Gamma = Opts.Settings.Gamma;
+  F.ContextTokens = Opts.Settings.LLMContextTokens;
   return F;
 }
 
 llvm::Error createRoles(const RunOptions &Opts, const Session &S,
                         RolloutStore &Store, SearchRoles &R,
                         llvm::raw_ostream &Diag) {
-  auto Selection = RuleSelection::parse(Opts.Rules);
+  auto Selection = RuleSelection::parse(Opts.Settings.Rules);
   if (!Selection)
     return Selection.takeError();
   RuleOptions RO;
@@ -394,11 +397,11 @@ llvm::Error createRoles(const RunOptions &Opts, const Session &S,
   // the flags after `--` name none, and g++ builds them.
   RO.CompilerIsGCC = buildsWithGcc(S.RC.Command, S.File);
   RO.Scope = S.Eval->config().Scope;
-  RO.HostFeatures = allowedPragmaFeatures(Opts.AllowIsa);
+  RO.HostFeatures = allowedPragmaFeatures(Opts.Settings.AllowIsa);
   RO.CheckOptions = Opts.RuleCheckOptions;
   R.Rules = std::make_unique<RulesProposer>(S.RC.Command, S.File, Opts.Parse,
                                             std::move(*Selection), RO,
-                                            Opts.Search.Seed);
+                                            Opts.Settings.Seed);
   if (usesLLM(Opts)) {
     LLMProposerContext Ctx{S.RC.Command,      S.File,
                            S.T.Name,          S.Eval->config().Scope,
@@ -411,7 +414,7 @@ llvm::Error createRoles(const RunOptions &Opts, const Session &S,
   R.Prop = R.LLM.Proposer ? static_cast<Proposer *>(R.LLM.Proposer.get())
                           : R.Rules.get();
 
-  switch (Opts.RTG) {
+  switch (Opts.Settings.RTG) {
   case RTGKind::Learned: {
     auto M = Store.latestRTGModel();
     if (!M)
@@ -426,7 +429,7 @@ llvm::Error createRoles(const RunOptions &Opts, const Session &S,
   case RTGKind::None:
     break;
   }
-  switch (Opts.Critic) {
+  switch (Opts.Settings.Critic) {
   case CriticKind::Rules:
     R.Crit = &R.TheRulesCritic;
     break;
@@ -542,12 +545,13 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
   SearchSummary Sum;
   Sum.Target = S.T.Name;
   Sum.File = S.File;
-  Sum.Policy = optionValueName(Opts.Policy).str();
-  Sum.Strategy = optionValueName(Config.Strategy).str();
+  Sum.Policy = optionValueName(Opts.Settings.Policy).str();
+  Sum.Strategy = optionValueName(Config.Settings.Strategy).str();
   // The unit a person reads: a bench's own figure is not time.
-  Sum.Measure = runModeOf(Opts) == RunMode::Project && !Opts.BenchMetric.empty()
-                    ? "bench-metric"
-                    : optionValueName(Opts.Measure).str();
+  Sum.Measure =
+      runModeOf(Opts) == RunMode::Project && !Opts.Settings.BenchMetric.empty()
+          ? "bench-metric"
+          : optionValueName(Opts.Settings.Measure).str();
   Sum.Sandbox = optionValueName(S.Sandbox).str();
   Sum.Integrity = integrityOf(S.Sandbox).str();
   Sum.StopReason = R.StopReason;
@@ -563,8 +567,8 @@ SearchSummary summarizeSearch(const RunOptions &Opts, const Session &S,
       R.Rejected, [](const auto &X) { return X.second.Suspect; });
   Sum.Improved = Sum.Candidate && R.Verified;
   Sum.Speedup = Sum.Improved ? R.Verification->Ratio : 1.0;
-  Sum.MinSpeedup = Opts.MinSpeedup;
-  Sum.BelowMinSpeedup = Sum.Improved && Sum.Speedup < Opts.MinSpeedup;
+  Sum.MinSpeedup = Opts.Settings.MinSpeedup;
+  Sum.BelowMinSpeedup = Sum.Improved && Sum.Speedup < Opts.Settings.MinSpeedup;
   Sum.Noise = R.Verification ? R.Verification->Noise : 0.0;
   if (Sum.Improved) {
     const Node &W = R.Nodes[R.Winner];
@@ -608,10 +612,10 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
           << "the winner could not be reviewed for static state, leaks and "
              "extensions ("
           << llvm::toString(Notes.takeError()) << ")\n";
-    Sum.StaticStateRefused =
-        !Opts.AllowStaticState && llvm::any_of(Sum.Review, [](const auto &N) {
-          return N.Kind == ReviewKind::MutableState;
-        });
+    Sum.StaticStateRefused = !Opts.Settings.AllowStaticState &&
+                             llvm::any_of(Sum.Review, [](const auto &N) {
+                               return N.Kind == ReviewKind::MutableState;
+                             });
     Sum.Size = winnerSize(S.RC.Command, S.File, Opts.Parse,
                           S.Eval->originalText(), R.WinnerText);
   }
@@ -665,9 +669,9 @@ SearchOutcome finishSearch(const RunOptions &Opts, const Session &S,
 } // namespace
 
 RunMode maxcode::runModeOf(const RunOptions &Opts) {
-  if (!Opts.TestsDir.empty())
+  if (!Opts.Settings.Tests.empty())
     return RunMode::Program;
-  if (!Opts.BuildCmd.empty() || !Opts.ProjectRoot.empty())
+  if (!Opts.Settings.BuildCommand.empty() || !Opts.Settings.ProjectRoot.empty())
     return RunMode::Project;
   return RunMode::ReadOnly;
 }
@@ -698,9 +702,9 @@ llvm::Expected<SearchOutcome> searchTarget(const RunOptions &Opts,
   if (llvm::Error E = createRoles(Opts, S, **Store, Roles, Diag))
     return E;
 
-  SearchConfig Config = Opts.Search;
-  Config.VerifyRepetitions = std::max(2 * Opts.Repetitions, 4u);
-  Config.Sanitize = Opts.SanitizeWinner;
+  SearchConfig Config;
+  Config.Settings = Opts.Settings;
+  Config.VerifyRepetitions = std::max(2 * Opts.Settings.Repetitions, 4u);
   if (Roles.LLM.Proposer)
     Config.ExpandFailures = true; // A model can repair a failed variant.
   RunInfo Info{S.File, S.T.Name, S.Eval->originalText().str(),
@@ -709,7 +713,7 @@ llvm::Expected<SearchOutcome> searchTarget(const RunOptions &Opts,
   if (!Run)
     return Run.takeError();
 
-  EvaluatorBackend Backend(*S.Eval, Opts.GatherEvidence, Diag);
+  EvaluatorBackend Backend(*S.Eval, Opts.Settings.CpuEvidence, Diag);
   SearchEngine Engine(Config, *Roles.Prop, Backend, Roles.Crit, Roles.RTG);
   if (LLMLedger *Ledger = Roles.LLM.Ledger.get())
     Engine.setTokenCounter([Ledger] { return Ledger->totalTokens(); });
@@ -759,8 +763,8 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
   // a reviewer's time gives way to the next by self cost, within the
   // budget: evaluations and wall time (docs/Search.md, "Across hot
   // functions").
-  bool MovesOn =
-      Cur.TargetNames.empty() && !Cur.ProfileCmd.empty() && !Opts.Resume;
+  bool MovesOn = Cur.TargetNames.empty() &&
+                 !Cur.Settings.ProfileCommand.empty() && !Opts.Resume;
   std::vector<std::string> Next;
   std::vector<TriedTarget> Tried;
   unsigned Spent = 0;
@@ -777,27 +781,27 @@ llvm::Expected<SearchOutcome> maxcode::runSearch(const RunOptions &Opts,
     Seconds += Sum.Seconds;
     llvm::erase(Next, Sum.Target);
     bool OutOfTime =
-        Opts.Search.WallSeconds > 0 && Seconds >= Opts.Search.WallSeconds;
+        Opts.Settings.MaxTime > 0 && Seconds >= Opts.Settings.MaxTime;
     bool Done = Tried.back().Kept || O->InterruptSignal || O->OutputError ||
-                !MovesOn || Next.empty() || Spent >= Opts.Search.Budget ||
+                !MovesOn || Next.empty() || Spent >= Opts.Settings.Budget ||
                 OutOfTime;
     if (Done) {
       if (Tried.size() > 1)
         O->Summary.TargetsTried = std::move(Tried);
       return O;
     }
-    llvm::WithColor::note(Diag, "clang-maxcode")
-        << llvm::formatv("nothing at or above {0} {1:f2}x in {2}; searching "
-                         "{3}, the next by self cost ({4} evaluations left)\n",
-                         Opts.Names("MinSpeedup"), Opts.MinSpeedup, Sum.Target,
-                         Next.front(), Opts.Search.Budget - Spent);
+    llvm::WithColor::note(Diag, "clang-maxcode") << llvm::formatv(
+        "nothing at or above {0} {1:f2}x in {2}; searching "
+        "{3}, the next by self cost ({4} evaluations left)\n",
+        Opts.Names("MinSpeedup"), Opts.Settings.MinSpeedup, Sum.Target,
+        Next.front(), Opts.Settings.Budget - Spent);
     // The profile ranked them once; the next session reads its target by
     // name, without profiling again.
     Cur.TargetNames = Next.front();
-    Cur.ProfileCmd.clear();
-    Cur.Search.Budget = Opts.Search.Budget - Spent;
-    if (Opts.Search.WallSeconds > 0)
-      Cur.Search.WallSeconds = Opts.Search.WallSeconds - Seconds;
+    Cur.Settings.ProfileCommand.clear();
+    Cur.Settings.Budget = Opts.Settings.Budget - Spent;
+    if (Opts.Settings.MaxTime > 0)
+      Cur.Settings.MaxTime = Opts.Settings.MaxTime - Seconds;
   }
 }
 
@@ -829,7 +833,7 @@ maxcode::firstProposerPrompt(const RunOptions &Opts, llvm::raw_ostream &Diag) {
   Obs.OriginalText = S.Eval->originalText().str();
   Obs.CurrentText = Obs.OriginalText;
   Obs.IncumbentText = Obs.OriginalText;
-  if (Opts.GatherEvidence)
+  if (Opts.Settings.CpuEvidence)
     Obs.Evidence = gatherEvidence(*S.Eval, S.T, Diag);
   PromptFacts Facts = promptFactsOf(Opts, S);
   const EvalConfig &C = S.Eval->config();

@@ -52,23 +52,23 @@ SearchEngine::SearchEngine(SearchConfig C, Proposer &P,
                            RTGModel *RTG)
     : Config(C), Prop(P), Backend(Backend), Crit(Crit), RTG(RTG) {
   // The strategies are settings of the same loop.
-  switch (Config.Strategy) {
+  switch (Config.Settings.Strategy) {
   case StrategyKind::BestOfN:
-    Config.Depth = 1; // every proposal is a child of the root
+    Config.Settings.Depth = 1; // every proposal is a child of the root
     break;
   case StrategyKind::Refine:
-    Config.Width = 1; // one proposal at a time, from the incumbent
+    Config.Settings.Width = 1; // one proposal at a time, from the incumbent
     break;
   case StrategyKind::Beam:
   case StrategyKind::Tree:
     break;
   }
-  if (Config.TopM == 0)
-    Config.TopM = Config.Width;
+  if (Config.Settings.TopM == 0)
+    Config.Settings.TopM = Config.Settings.Width;
 }
 
 bool SearchEngine::expandable(const Node &N) const {
-  if (N.Exhausted || N.Depth + 1 > Config.Depth)
+  if (N.Exhausted || N.Depth + 1 > Config.Settings.Depth)
     return false;
   return N.Parent < 0 || N.Result.ok() || Config.ExpandFailures;
 }
@@ -77,7 +77,8 @@ int SearchEngine::incumbent(const std::vector<Node> &Nodes) const {
   int Best = 0;
   for (const Node &N : Nodes)
     if ((N.Parent < 0 || N.Result.ok()) &&
-        N.discounted(Config.Gamma) > Nodes[Best].discounted(Config.Gamma))
+        N.discounted(Config.Settings.Gamma) >
+            Nodes[Best].discounted(Config.Settings.Gamma))
       Best = N.Id;
   return Best;
 }
@@ -95,7 +96,7 @@ SearchEngine::select(const std::vector<Node> &Nodes) const {
       return Nodes[A].Value > Nodes[B].Value;
     return A < B;
   };
-  switch (Config.Strategy) {
+  switch (Config.Settings.Strategy) {
   case StrategyKind::BestOfN:
     // Width N from the root, depth 1.
     return expandable(Nodes[0]) ? std::vector<unsigned>{0}
@@ -120,8 +121,8 @@ SearchEngine::select(const std::vector<Node> &Nodes) const {
         if (N.Depth == D && (N.Parent < 0 || N.Result.ok()))
           Level.push_back(N.Id);
       llvm::sort(Level, ByValue);
-      if (Level.size() > Config.BeamWidth)
-        Level.resize(Config.BeamWidth);
+      if (Level.size() > Config.Settings.BeamWidth)
+        Level.resize(Config.Settings.BeamWidth);
       std::vector<unsigned> Fresh;
       for (unsigned Id : Level)
         if (expandable(Nodes[Id]) && Nodes[Id].Expansions == 0)
@@ -134,8 +135,8 @@ SearchEngine::select(const std::vector<Node> &Nodes) const {
       if (Nodes[Id].Depth == MaxDepth)
         Deepest.push_back(Id);
     llvm::sort(Deepest, ByValue);
-    if (Deepest.size() > Config.BeamWidth)
-      Deepest.resize(Config.BeamWidth);
+    if (Deepest.size() > Config.Settings.BeamWidth)
+      Deepest.resize(Config.Settings.BeamWidth);
     return Deepest;
   }
   case StrategyKind::Tree: {
@@ -188,7 +189,7 @@ Observation SearchEngine::observe(const std::vector<Node> &Nodes,
   std::reverse(Path.begin(), Path.end());
   O.U = 0;
   for (unsigned P : Path) {
-    O.U = std::max(O.U, Nodes[P].discounted(Config.Gamma));
+    O.U = std::max(O.U, Nodes[P].discounted(Config.Settings.Gamma));
     if (Nodes[P].Parent >= 0) {
       O.Critiques.push_back(Nodes[P].Crit);
       O.CritiquedAttempts.push_back(attemptOf(Nodes[P]));
@@ -212,7 +213,7 @@ void SearchEngine::backup(std::vector<Node> &Nodes, unsigned Id) const {
     Node &N = Nodes[P];
     double V = N.Reward;
     for (unsigned C : N.Children)
-      V = std::max(V, Config.Gamma * Nodes[C].Value);
+      V = std::max(V, Config.Settings.Gamma * Nodes[C].Value);
     N.Value = V;
   }
 }
@@ -241,11 +242,12 @@ bool SearchEngine::stopsEarly(RunState &R) const {
     R.Out.StopReason = "interrupted";
     return true;
   }
-  if (Config.WallSeconds > 0 && R.elapsed() >= Config.WallSeconds) {
+  if (Config.Settings.MaxTime > 0 && R.elapsed() >= Config.Settings.MaxTime) {
     R.Out.StopReason = "wall time";
     return true;
   }
-  if (Config.TokenBudget && Tokens && Tokens() >= Config.TokenBudget) {
+  if (Config.Settings.MaxTokens && Tokens &&
+      Tokens() >= Config.Settings.MaxTokens) {
     R.Out.StopReason = "tokens";
     return true;
   }
@@ -297,7 +299,8 @@ void SearchEngine::addChild(RunState &R, unsigned S, Variant V,
   // max does not chase lucky noise (DESIGN section 5).
   int Inc = incumbent(Nodes);
   if (Backend.noisy() && N.Result.ok() &&
-      N.discounted(Config.Gamma) > Nodes[Inc].discounted(Config.Gamma)) {
+      N.discounted(Config.Settings.Gamma) >
+          Nodes[Inc].discounted(Config.Settings.Gamma)) {
     EvalResult Again = Backend.retime(N.V, R.T, Config.VerifyRepetitions);
     if (!Again.ok() || Again.Ratio < N.Result.Ratio) {
       // The re-time runs held-out tests too: their verdicts stay out of
@@ -324,10 +327,10 @@ bool SearchEngine::expand(RunState &R, unsigned S) {
   SearchResult &Out = R.Out;
   std::vector<Node> &Nodes = Out.Nodes;
   Observation Obs = observe(Nodes, S);
-  unsigned Left = Config.Budget - Out.Evaluations;
-  unsigned Ask = Config.Strategy == StrategyKind::BestOfN
-                     ? std::min(Config.Width, Left)
-                     : Config.Width;
+  unsigned Left = Config.Settings.Budget - Out.Evaluations;
+  unsigned Ask = Config.Settings.Strategy == StrategyKind::BestOfN
+                     ? std::min(Config.Settings.Width, Left)
+                     : Config.Settings.Width;
   auto Start = std::chrono::steady_clock::now();
   std::vector<Variant> C = proposeNew(R, S, Obs, Ask);
   if (C.empty())
@@ -342,7 +345,7 @@ bool SearchEngine::expand(RunState &R, unsigned S) {
   if (RTG)
     std::stable_sort(Order.begin(), Order.end(),
                      [&](size_t A, size_t B) { return Scores[A] > Scores[B]; });
-  size_t Keep = std::min<size_t>({Order.size(), Config.TopM, Left});
+  size_t Keep = std::min<size_t>({Order.size(), Config.Settings.TopM, Left});
   Order.resize(Keep);
   std::vector<Variant> Batch;
   for (size_t I : Order)
@@ -367,7 +370,7 @@ bool SearchEngine::expand(RunState &R, unsigned S) {
              Obs);
   double Best = Nodes[incumbent(Nodes)].Reward;
   for (SearchObserver *O : Observers)
-    O->progress(Out.Evaluations, Config.Budget, Best, R.elapsed());
+    O->progress(Out.Evaluations, Config.Settings.Budget, Best, R.elapsed());
   return true;
 }
 
@@ -391,7 +394,7 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
   R.Seen.insert(Nodes.front().Hash);
 
   Out.StopReason = "budget";
-  while (Out.Evaluations < Config.Budget) {
+  while (Out.Evaluations < Config.Settings.Budget) {
     if (stopsEarly(R))
       break;
     std::vector<unsigned> Selected = select(Nodes);
@@ -400,7 +403,8 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
       break;
     }
     for (unsigned S : Selected) {
-      if (Out.Evaluations >= Config.Budget || (Interrupted && Interrupted()))
+      if (Out.Evaluations >= Config.Settings.Budget ||
+          (Interrupted && Interrupted()))
         break;
       if (!expand(R, S))
         break;
@@ -419,7 +423,7 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
   auto Going = [&] { return Out.Verified && !(Interrupted && Interrupted()); };
   if (Going())
     tidyDeclarations(T, Out);
-  if (Going() && Config.MinimiseBudget) {
+  if (Going() && Config.Settings.MinimiseBudget) {
     minimise(Nodes, T, Out);
     // A hunk the minimiser dropped may have been a helper's one use.
     if (Going() && Out.Minimised && Out.Minimised->dropped())
@@ -446,7 +450,7 @@ void SearchEngine::minimise(const std::vector<Node> &Nodes, const Target &T,
   In.Winner = &W.V;
   In.Searched = &W.Result;
   In.Verified = &*Out.Verification;
-  In.Budget = Config.MinimiseBudget;
+  In.Budget = Config.Settings.MinimiseBudget;
   In.VerifyRepetitions = Config.VerifyRepetitions;
   MinimiseOutcome M = minimiseWinner(Backend, T, In);
   if (M.Verification) {
@@ -468,11 +472,12 @@ SearchEngine::verificationOrder(const std::vector<Node> &Nodes) const {
   std::vector<unsigned> Order;
   for (const Node &N : Nodes)
     if (N.Parent >= 0 && N.Result.ok() && N.Result.Ratio > 1.0 &&
-        N.discounted(Config.Gamma) > Nodes[0].discounted(Config.Gamma))
+        N.discounted(Config.Settings.Gamma) >
+            Nodes[0].discounted(Config.Settings.Gamma))
       Order.push_back(N.Id);
   std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-    return Nodes[A].discounted(Config.Gamma) >
-           Nodes[B].discounted(Config.Gamma);
+    return Nodes[A].discounted(Config.Settings.Gamma) >
+           Nodes[B].discounted(Config.Settings.Gamma);
   });
   if (Order.size() < 2)
     return Order;
@@ -483,8 +488,8 @@ SearchEngine::verificationOrder(const std::vector<Node> &Nodes) const {
     const Node &N = Nodes[Id];
     double Margin = std::max(0.01, Best.Result.relativeMargin() +
                                        N.Result.relativeMargin());
-    return N.discounted(Config.Gamma) * (1 + Margin) >=
-           Best.discounted(Config.Gamma);
+    return N.discounted(Config.Settings.Gamma) * (1 + Margin) >=
+           Best.discounted(Config.Settings.Gamma);
   };
   auto End = std::stable_partition(Order.begin(), Order.end(), Tied);
   std::map<unsigned, unsigned> Size;
@@ -503,7 +508,8 @@ void SearchEngine::verifyBest(const std::vector<Node> &Nodes, const Target &T,
       break;
     Variant Final = Backend.finalForm(Nodes[Id].V, T);
     EvalResult V = Backend.verify(Final, T, Config.VerifyRepetitions);
-    if (V.ok() && V.Ratio > 1.0 && !V.Suspect && Config.Sanitize) {
+    if (V.ok() && V.Ratio > 1.0 && !V.Suspect &&
+        Config.Settings.SanitizeWinner) {
       // Undefined behaviour the tests do not show is no win.
       SanitizerVerdict S = Backend.sanitize(Final);
       if (S.Kind == SanitizerVerdict::Finding) {

@@ -17,8 +17,9 @@
 using namespace maxcode;
 
 bool maxcode::usesLLM(const RunOptions &Opts) {
-  return Opts.Policy == PolicyKind::LLM || Opts.Critic == CriticKind::LLM ||
-         Opts.RTG == RTGKind::LLM;
+  return Opts.Settings.Policy == PolicyKind::LLM ||
+         Opts.Settings.Critic == CriticKind::LLM ||
+         Opts.Settings.RTG == RTGKind::LLM;
 }
 
 void LLMLedger::add(const LLMCallEvent &E) {
@@ -110,13 +111,13 @@ llvm::Error maxcode::checkLLMOptions(const RunOptions &Opts) {
   if (!usesLLM(Opts))
     return llvm::Error::success();
   std::vector<std::string> Who;
-  if (Opts.Policy == PolicyKind::LLM)
+  if (Opts.Settings.Policy == PolicyKind::LLM)
     Who.push_back(Opts.Names("Policy") + "=llm");
-  if (Opts.Critic == CriticKind::LLM)
+  if (Opts.Settings.Critic == CriticKind::LLM)
     Who.push_back(Opts.Names("Critic") + "=llm");
-  if (Opts.RTG == RTGKind::LLM)
+  if (Opts.Settings.RTG == RTGKind::LLM)
     Who.push_back(Opts.Names("RTG") + "=llm");
-  const LLMOptions &L = Opts.LLM;
+  LLMOptions L = llmOptionsOf(Opts.Settings);
   if (L.Endpoint.empty() && L.ReplayDir.empty())
     return llvm::createStringError(
         llvm::join(Who, ", ") + " needs an LLM: give " +
@@ -144,7 +145,7 @@ llvm::Error maxcode::checkLLMOptions(const RunOptions &Opts) {
 
 llvm::Expected<std::unique_ptr<PromptLibrary>>
 maxcode::openPromptLibrary(const RunOptions &Opts) {
-  if (Opts.PromptsDir.empty()) {
+  if (Opts.Settings.PromptsDir.empty()) {
     // The installed templates beside the binary, else the source tree's.
     llvm::SmallString<256> Exe(Opts.ToolDir);
     llvm::sys::path::append(Exe, "clang-maxcode");
@@ -152,11 +153,12 @@ maxcode::openPromptLibrary(const RunOptions &Opts) {
     return std::make_unique<PromptLibrary>(PromptLibrary::defaultSearchPath(
         Argv0.c_str(), reinterpret_cast<void *>(&usesLLM)));
   }
-  if (!llvm::sys::fs::is_directory(Opts.PromptsDir))
+  if (!llvm::sys::fs::is_directory(Opts.Settings.PromptsDir))
     return llvm::createStringError(Opts.Names("PromptsDir") + " '" +
-                                   Opts.PromptsDir + "' is not a directory");
+                                   Opts.Settings.PromptsDir +
+                                   "' is not a directory");
   return std::make_unique<PromptLibrary>(
-      std::vector<std::string>{Opts.PromptsDir});
+      std::vector<std::string>{Opts.Settings.PromptsDir});
 }
 
 llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
@@ -167,7 +169,7 @@ llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
     return E;
   LLMRoles R;
   // Replaying needs no endpoint: the recorded run answers.
-  LLMOptions LO = Opts.LLM;
+  LLMOptions LO = llmOptionsOf(Opts.Settings);
   if (!LO.ReplayDir.empty())
     LO.Endpoint.clear();
   auto Client = LLMClient::create(std::move(LO));
@@ -182,11 +184,11 @@ llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
 
   // Templates are checked now, not at the first call halfway through.
   std::vector<std::string> Needed;
-  if (Opts.Policy == PolicyKind::LLM)
+  if (Opts.Settings.Policy == PolicyKind::LLM)
     Needed = {"proposer-cpp", "proposer-cuda", "simplify"};
-  if (Opts.Critic == CriticKind::LLM)
+  if (Opts.Settings.Critic == CriticKind::LLM)
     Needed.push_back("critic");
-  if (Opts.RTG == RTGKind::LLM)
+  if (Opts.Settings.RTG == RTGKind::LLM)
     Needed.push_back("rtg");
   for (const std::string &N : Needed) {
     auto T = R.Prompts->get(N);
@@ -194,14 +196,14 @@ llvm::Expected<LLMRoles> maxcode::createLLMRoles(const RunOptions &Opts,
       return T.takeError();
   }
 
-  if (Opts.Policy == PolicyKind::LLM)
+  if (Opts.Settings.Policy == PolicyKind::LLM)
     R.Proposer = std::make_unique<LLMProposer>(
         *R.Client, *R.Prompts, Ctx.Command, Ctx.File, Opts.Parse, Ctx.Scope,
-        Opts.Search.Seed, Ctx.Facts, R.Ledger->sink());
-  if (Opts.Critic == CriticKind::LLM)
+        Opts.Settings.Seed, Ctx.Facts, R.Ledger->sink());
+  if (Opts.Settings.Critic == CriticKind::LLM)
     R.Critic = std::make_unique<LLMCritic>(
         *R.Client, *R.Prompts, Ctx.FallbackCritic, Ctx.Facts, R.Ledger->sink());
-  if (Opts.RTG == RTGKind::LLM) {
+  if (Opts.Settings.RTG == RTGKind::LLM) {
     std::vector<RTGShot> Shots;
     if (Store) {
       auto S = Store->rtgShots(Ctx.TargetName, 12);

@@ -134,14 +134,14 @@ SearchReport maxcode::makeSearchReport(const FinishedSearch &S,
   const SearchResult &R = S.Result;
   SearchReport Rep;
   Rep.File = S.File;
-  Rep.Measure = optionValueName(Opts.Measure).str();
+  Rep.Measure = optionValueName(Opts.Settings.Measure).str();
   Rep.Sandbox = S.Sandbox;
   Rep.Integrity = S.Integrity;
-  Rep.Policy = optionValueName(Opts.Policy).str();
-  Rep.Critic = optionValueName(Opts.Critic).str();
-  Rep.RTG = optionValueName(Opts.RTG).str();
-  Rep.Strategy = optionValueName(Opts.Search.Strategy).str();
-  Rep.Budget = Opts.Search.Budget;
+  Rep.Policy = optionValueName(Opts.Settings.Policy).str();
+  Rep.Critic = optionValueName(Opts.Settings.Critic).str();
+  Rep.RTG = optionValueName(Opts.Settings.RTG).str();
+  Rep.Strategy = optionValueName(Opts.Settings.Strategy).str();
+  Rep.Budget = Opts.Settings.Budget;
   Rep.Run = S.Run;
   Rep.StorePath = S.StorePath;
   for (const Target &T : S.Targets) {
@@ -269,12 +269,13 @@ llvm::Error maxcode::writeRunOutputs(const FinishedSearch &S,
     std::string Message = "no verified improvement";
     if (S.Improved) {
       std::string Summary = winnerSummary(S.Result, S.T.Name);
-      Message = llvm::formatv(
-                    "{0}: verified speedup {1:f3}x ({2}){3}", S.T.Name,
-                    S.Result.Verification->Ratio, optionValueName(Opts.Measure),
-                    Summary.empty() ? " by " + winnerDescription(S.Result)
-                                    : ": " + Summary)
-                    .str();
+      Message =
+          llvm::formatv("{0}: verified speedup {1:f3}x ({2}){3}", S.T.Name,
+                        S.Result.Verification->Ratio,
+                        optionValueName(Opts.Settings.Measure),
+                        Summary.empty() ? " by " + winnerDescription(S.Result)
+                                        : ": " + Summary)
+              .str();
     }
     if (llvm::Error E = exportFixes(*W.Fixes, Opts.ExportFixes, Message))
       return makeInternal(std::move(E));

@@ -102,7 +102,7 @@ std::vector<std::string> protectedPaths(const RunOptions &Opts,
       Out.push_back(Parent.str());
   }
   for (const std::string *D :
-       {&Opts.LLM.RecordDir, &Opts.LLM.ReplayDir, &Opts.ReportPath,
+       {&Opts.Settings.LLMRecord, &Opts.Settings.LLMReplay, &Opts.ReportPath,
         &Opts.ProgressFile, &Opts.ExportFixes})
     if (!D->empty())
       Out.push_back(makeAbsolutePath(*D));
@@ -152,30 +152,32 @@ public:
     std::string First = Opts.Sources.empty()
                             ? makeAbsolutePath(".")
                             : makeAbsolutePath(Opts.Sources.front());
-    P.View.Tree = Opts.ProjectRoot.empty()
+    P.View.Tree = Opts.Settings.ProjectRoot.empty()
                       ? defaultProjectRoot(First, Opts.BuildPath)
-                      : makeAbsolutePath(Opts.ProjectRoot);
-    auto Mode = resolveSandboxMode(Opts.Sandbox, Opts.Names);
+                      : makeAbsolutePath(Opts.Settings.ProjectRoot);
+    auto Mode = resolveSandboxMode(Opts.Settings.Sandbox, Opts.Names);
     P.View.Bwrap = Mode && *Mode == SandboxMode::Bwrap;
     if (!Mode)
       llvm::consumeError(Mode.takeError());
     if (!Project && P.View.Bwrap)
       return P;
-    auto Dir = ScratchDir::create("maxcode-profile-tree", Opts.ScratchRoot,
-                                  int(geteuid()));
+    auto Dir = ScratchDir::create("maxcode-profile-tree",
+                                  Opts.Settings.ScratchDir, int(geteuid()));
     if (!Dir)
       return Dir.takeError();
     P.Dir.emplace(std::move(*Dir));
     llvm::SmallString<256> Copy(P.Dir->path());
     llvm::sys::path::append(Copy, "tree");
-    std::vector<std::string> Excluded = protectedPaths(Opts, Opts.StorePath);
+    std::vector<std::string> Excluded =
+        protectedPaths(Opts, Opts.Settings.Store);
     Excluded.push_back(P.Dir->path());
     bool HoldsScratch =
         llvm::StringRef(P.Dir->path()).starts_with(P.View.Tree + "/");
     auto Size = HoldsScratch
                     ? llvm::Expected<TreeStats>(llvm::createStringError(
                           "it holds the scratch folder"))
-                    : measureTree(P.View.Tree, Excluded, Opts.MaxTreeBytes);
+                    : measureTree(P.View.Tree, Excluded,
+                                  *parseByteSize(Opts.Settings.MaxTreeSize));
     if (Size)
       Size = copyTree(P.View.Tree, Copy, Excluded);
     if (!Size) {
@@ -237,15 +239,15 @@ llvm::Error profileTargets(const RunOptions &Opts, std::vector<Target> &Targets,
         return T.Kind == TargetKind::CudaKernel;
       })) {
     auto Times =
-        profileKernels(Opts.ProfileCmd, Place->placement(),
+        profileKernels(Opts.Settings.ProfileCommand, Place->placement(),
                        cuptiLibraryPath(Opts), D.ProfileTimeoutSeconds);
     if (!Times)
       return Place->explain(Times.takeError());
     attributeKernelTimes(*Times, Targets);
     return llvm::Error::success();
   }
-  auto Profile = runUnderCallgrind(Opts.ProfileCmd, Place->placement(),
-                                   D.ProfileTimeoutSeconds);
+  auto Profile = runUnderCallgrind(Opts.Settings.ProfileCommand,
+                                   Place->placement(), D.ProfileTimeoutSeconds);
   if (!Profile)
     return Place->explain(Profile.takeError());
   attributeProfile(*Profile, Targets);
@@ -259,7 +261,7 @@ driver::discoverTargetsFor(const RunOptions &Opts, const LoadedDatabase &DB,
   DiscoveryOptions D;
   D.Settings = Opts.Parse;
   auto Targets = discoverAndRank(DB, Opts.Sources, D, Err, Report);
-  if (!Targets || Opts.ProfileCmd.empty())
+  if (!Targets || Opts.Settings.ProfileCommand.empty())
     return Targets;
   if (llvm::Error E = profileTargets(Opts, *Targets, D, Err)) {
     if (!Opts.ProfileIsImplicit)
@@ -281,19 +283,23 @@ namespace {
 /// The executor --executor asks for, checked and ready.
 llvm::Expected<std::unique_ptr<Executor>> createExecutor(const RunOptions &Opts,
                                                          unsigned Jobs) {
-  const SlurmOptions &SO = Opts.Slurm;
-  if (Opts.Executor == ExecutorKind::Local) {
-    if (!SO.SharedDir.empty() || !SO.ExtraArgs.empty() || SO.Builds)
+  const EffectiveOptions &Settings = Opts.Settings;
+  std::vector<std::string> SlurmArgs = splitCommandLine(Settings.SlurmArgs);
+  if (Settings.Executor == ExecutorKind::Local) {
+    if (!Settings.SharedDir.empty() || !SlurmArgs.empty() ||
+        Settings.SlurmBuilds)
       return llvm::createStringError(Opts.Names("SharedDir") + ", " +
                                      Opts.Names("SlurmArgs") + " and " +
                                      Opts.Names("SlurmBuilds") + " need " +
                                      Opts.Names("Executor") + "=slurm");
     return createLocalExecutor(Jobs);
   }
-  SlurmOptions Slurm = SO;
+  SlurmOptions Slurm;
+  Slurm.ExtraArgs = std::move(SlurmArgs);
+  Slurm.Builds = Settings.SlurmBuilds;
   Slurm.Names = Opts.Names;
-  if (!Slurm.SharedDir.empty())
-    Slurm.SharedDir = makeAbsolutePath(Slurm.SharedDir);
+  if (!Settings.SharedDir.empty())
+    Slurm.SharedDir = makeAbsolutePath(Settings.SharedDir);
   if (Slurm.JobRunner.empty() && !Opts.ToolDir.empty()) {
     llvm::SmallString<256> Runner(Opts.ToolDir);
     llvm::sys::path::append(Runner, "maxcode-job");
@@ -336,10 +342,10 @@ llvm::Error pickTarget(const RunOptions &Opts, Session &S,
 /// the user said --sandbox=none.
 llvm::Expected<SandboxMode> chooseSandbox(const RunOptions &Opts,
                                           llvm::raw_ostream &Err) {
-  auto Mode = resolveSandboxMode(Opts.Sandbox, Opts.Names);
+  auto Mode = resolveSandboxMode(Opts.Settings.Sandbox, Opts.Names);
   if (!Mode)
     return Mode.takeError();
-  if (Opts.Sandbox == SandboxMode::Auto)
+  if (Opts.Settings.Sandbox == SandboxMode::Auto)
     llvm::WithColor::note(Err, "clang-maxcode")
         << "sandbox: " << optionValueName(*Mode)
         << (*Mode == SandboxMode::Bwrap
@@ -347,8 +353,8 @@ llvm::Expected<SandboxMode> chooseSandbox(const RunOptions &Opts,
                   "toolchain)\n"
                 : " (bubblewrap does not work here: limits only, and a "
                   "variant can read what you can; see docs/Security.md)\n");
-  if (*Mode == SandboxMode::None && Opts.Sandbox != SandboxMode::None &&
-      usesLLM(Opts))
+  if (*Mode == SandboxMode::None &&
+      Opts.Settings.Sandbox != SandboxMode::None && usesLLM(Opts))
     return llvm::createStringError(
         "an LLM's code runs only in a working bubblewrap sandbox, and "
         "bubblewrap does not work here; install it (package 'bubblewrap') or "
@@ -362,27 +368,29 @@ llvm::Expected<SandboxMode> chooseSandbox(const RunOptions &Opts,
 llvm::Error checkProjectTree(const RunOptions &Opts, const EvalConfig &C,
                              llvm::raw_ostream &Err) {
   std::vector<std::string> Excluded = C.Protected;
-  if (!C.ScratchRoot.empty())
-    Excluded.push_back(makeAbsolutePath(C.ScratchRoot));
+  if (!C.Settings.ScratchDir.empty())
+    Excluded.push_back(makeAbsolutePath(C.Settings.ScratchDir));
   llvm::SmallString<256> Tmp;
   llvm::sys::path::system_temp_directory(true, Tmp);
-  if (llvm::StringRef(C.ProjectRoot) == Tmp.str() ||
-      llvm::StringRef(Tmp).starts_with(C.ProjectRoot + "/"))
+  if (llvm::StringRef(C.Settings.ProjectRoot) == Tmp.str() ||
+      llvm::StringRef(Tmp).starts_with(C.Settings.ProjectRoot + "/"))
     return llvm::createStringError(
-        "the project root '" + C.ProjectRoot + "' holds the scratch folder '" +
-        Tmp.str() + "'; give " + Opts.Names("ProjectRoot") + " or " +
-        Opts.Names("ScratchDir") + " outside it");
-  auto Stats = measureTree(C.ProjectRoot, Excluded, Opts.MaxTreeBytes);
+        "the project root '" + C.Settings.ProjectRoot +
+        "' holds the scratch folder '" + Tmp.str() + "'; give " +
+        Opts.Names("ProjectRoot") + " or " + Opts.Names("ScratchDir") +
+        " outside it");
+  auto Stats = measureTree(C.Settings.ProjectRoot, Excluded,
+                           *parseByteSize(Opts.Settings.MaxTreeSize));
   if (!Stats)
     return llvm::createStringError(
-        "the project root '" + C.ProjectRoot +
+        "the project root '" + C.Settings.ProjectRoot +
         "' is too large to copy for every variant (" +
         llvm::toString(Stats.takeError()) + "); give a smaller " +
         Opts.Names("ProjectRoot") + " or a larger " +
         Opts.Names("MaxTreeSize"));
   llvm::WithColor::note(Err, "clang-maxcode")
-      << "project root: " << C.ProjectRoot << " (" << Stats->Files << " files, "
-      << formatBytes(Stats->Bytes)
+      << "project root: " << C.Settings.ProjectRoot << " (" << Stats->Files
+      << " files, " << formatBytes(Stats->Bytes)
       << (C.Sandbox == SandboxMode::Bwrap
               ? ", copied and built once per build worker, then rebuilt "
                 "incrementally for each variant)\n"
@@ -405,53 +413,39 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
   C.Parse = Opts.Parse;
   C.Names = Opts.Names;
   C.Mode = runModeOf(Opts);
-  C.TestsDir = Opts.TestsDir.empty() ? "" : makeAbsolutePath(Opts.TestsDir);
-  C.Tolerance = Opts.Tolerance;
-  C.MeasureTests = Opts.MeasureTests;
-  C.HeldOutFraction = Opts.HeldOutFraction;
-  C.DerivedInputs = Opts.DerivedInputs;
-  C.CreditUnconfirmed = Opts.CreditUnconfirmed;
-  C.Seed = Opts.Search.Seed;
+  // The settings as the evaluator reads them: its paths absolute, the
+  // defaults that depend on the run filled in.
+  C.Settings = Opts.Settings;
+  EffectiveOptions &Settings = C.Settings;
+  if (!Settings.Tests.empty())
+    Settings.Tests = makeAbsolutePath(Settings.Tests);
+  Settings.ProjectRoot = Settings.ProjectRoot.empty()
+                             ? defaultProjectRoot(S.File, Opts.BuildPath)
+                             : makeAbsolutePath(Settings.ProjectRoot);
+  if (Settings.ScratchDir.empty() && Settings.Executor == ExecutorKind::Slurm)
+    Settings.ScratchDir = makeAbsolutePath(Settings.SharedDir);
+  // --allow-isa lets the screen pass what ties the program to an
+  // instruction set, from any proposer.
+  if (!Settings.AllowIsa.empty())
+    Settings.AllowApi.push_back(
+        apiCategoryKey(ApiCategory::InstructionSet).str());
   // Beside the store, or where the store would be when this run has none
   // (--evaluate).
   std::string DerivedBeside =
       StorePath.empty() ? defaultStorePath(Opts) : StorePath.str();
   C.DerivedDir = derivedInputsDir(S.File, DerivedBeside);
-  C.BuildCmd = Opts.BuildCmd;
-  C.TestCmd = Opts.TestCmd;
-  C.BenchCmd = Opts.BenchCmd;
-  C.HoldoutCmd = Opts.HoldoutCmd;
-  C.HoldoutBenchCmd = Opts.HoldoutBenchCmd;
-  C.BenchMetric = Opts.BenchMetric;
-  C.MaxTreeBytes = Opts.MaxTreeBytes;
-  C.ProjectRoot = Opts.ProjectRoot.empty()
-                      ? defaultProjectRoot(S.File, Opts.BuildPath)
-                      : makeAbsolutePath(Opts.ProjectRoot);
   // Program mode owns its file (its tests are outside it); in project mode
   // and for CUDA the harness may share the file (DESIGN section 2).
   bool Cuda = S.T.Kind != TargetKind::CpuFunction ||
               compilesAsCuda(S.RC.Command.CommandLine, S.File);
-  C.Scope = Opts.Scope ? *Opts.Scope : defaultScope(C.programMode(), Cuda);
-  C.Measure = Opts.Measure;
-  C.TimeoutSeconds = Opts.TimeoutSeconds;
-  C.Repetitions = Opts.Repetitions;
-  C.Warmups = Opts.Warmups;
+  C.Scope = scopeOf(Settings.Scope, C.programMode(), Cuda);
   C.Sandbox = Mode;
-  C.ScratchRoot = Opts.ScratchRoot;
-  if (C.ScratchRoot.empty() && Opts.Executor == ExecutorKind::Slurm)
-    C.ScratchRoot = makeAbsolutePath(Opts.Slurm.SharedDir);
   C.CuptiLibrary = cuptiLibraryPath(Opts);
   if (!Opts.ToolDir.empty()) {
     llvm::SmallString<256> Timer(Opts.ToolDir);
     llvm::sys::path::append(Timer, "maxcode-timer");
     C.TimerPath = std::string(Timer);
   }
-  C.AllowApis = Opts.AllowApis;
-  // --allow-isa lets the screen pass what ties the program to an
-  // instruction set, from any proposer.
-  if (!Opts.AllowIsa.empty())
-    C.AllowApis.push_back(apiCategoryKey(ApiCategory::InstructionSet).str());
-  C.PassEnv = Opts.PassEnv;
   C.Protected = protectedPaths(Opts, StorePath);
   // The kept derived inputs and the program's answers to them: hidden with
   // the store's own folder where that is ours, else on their own.
@@ -469,8 +463,8 @@ llvm::Error driver::openSession(const RunOptions &Opts, Session &S,
                                    "holding the target");
   // The executor comes first: a cluster that does not answer is an error
   // before anything is parsed, built or written (docs/Slurm.md).
-  unsigned Jobs = Opts.Jobs
-                      ? Opts.Jobs
+  unsigned Jobs = Opts.Settings.Jobs
+                      ? Opts.Settings.Jobs
                       : llvm::hardware_concurrency().compute_thread_count();
   auto Exec = createExecutor(Opts, Jobs);
   if (!Exec)
@@ -483,13 +477,14 @@ llvm::Error driver::openSession(const RunOptions &Opts, Session &S,
     return Mode.takeError();
   S.Sandbox = *Mode;
 
-  std::string StorePath = UseStore ? storePathOf(Opts) : Opts.StorePath;
+  std::string StorePath = UseStore ? storePathOf(Opts) : Opts.Settings.Store;
   EvalConfig C = makeEvalConfig(Opts, S, *Mode, StorePath);
-  if (runModeOf(Opts) == RunMode::Project && !Opts.BuildCmd.empty())
+  if (runModeOf(Opts) == RunMode::Project &&
+      !Opts.Settings.BuildCommand.empty())
     if (llvm::Error E = checkProjectTree(Opts, C, Err))
       return E;
   // Before the store is created: a run that cannot measure writes nothing.
-  if (C.Measure == MeasureMode::CudaKernel)
+  if (C.Settings.Measure == MeasureMode::CudaKernel)
     if (llvm::Error E = checkCudaMeasurable(C.CuptiLibrary, C.Names))
       return E;
   if (!StorePath.empty()) {

@@ -126,7 +126,7 @@ void SearchEngine::askForPlainer(const std::vector<Node> &Nodes,
 }
 
 void SearchEngine::reviewFinalText(const Target &T, SearchResult &Out) const {
-  if (!Config.Sanitize || Out.WinnerText == Out.CheckedText)
+  if (!Config.Settings.SanitizeWinner || Out.WinnerText == Out.CheckedText)
     return;
   Variant V = Out.Nodes[Out.Winner].V;
   V.Text = Out.WinnerText;

@@ -289,11 +289,11 @@ static int listVariantsMode(const RunOptions &Opts) {
     return fail(Searched.takeError());
   if (!Searched->empty())
     LV.TargetNames = *Searched;
-  LV.Rules = Opts.Rules;
+  LV.Rules = Opts.Settings.Rules;
   LV.CheckOptions = Opts.RuleCheckOptions;
-  LV.Scope = Opts.Scope;
+  LV.Scope = Opts.Settings.Scope;
   LV.ProjectMode = runModeOf(Opts) == RunMode::Project;
-  LV.AllowIsa = Opts.AllowIsa;
+  LV.AllowIsa = Opts.Settings.AllowIsa;
   auto L = listVariants(LV, errs());
   // Its compile checks stop their nvcc at once; what they left unchecked is
   // not listed.

@@ -421,10 +421,10 @@ TEST(EvaluatorTest, JobKeysAreTheSameInAnotherEvaluator) {
   C.Command.Filename = Source;
   C.Command.CommandLine = {"g++", "-std=c++17", "-O1", Source};
   C.Mode = RunMode::Program;
-  C.TestsDir = (Dir + "/tests").str();
+  C.Settings.Tests = (Dir + "/tests").str();
   C.Scope = EditScope::File;
-  C.Repetitions = 2;
-  C.ScratchRoot = std::string(Dir);
+  C.Settings.Repetitions = 2;
+  C.Settings.ScratchDir = std::string(Dir);
   C.TimerPath = MAXCODE_TOOLS_DIR "/maxcode-timer";
   C.Parse.ResourceDir = MAXCODE_CLANG_RESOURCE_DIR;
   Variant V;

@@ -123,9 +123,9 @@ double bestReward(const SearchResult &R) {
 TEST(EngineTest, BestOfNReturnsTheMaxOfItsSamples) {
   Landscape L;
   SearchConfig C;
-  C.Strategy = StrategyKind::BestOfN;
-  C.Budget = 6;
-  C.Width = 6;
+  C.Settings.Strategy = StrategyKind::BestOfN;
+  C.Settings.Budget = 6;
+  C.Settings.Width = 6;
   SearchResult R = search(L, C, 10);
   ASSERT_EQ(R.Evaluations, 6u);
   for (const Node &N : R.Nodes)
@@ -138,8 +138,8 @@ TEST(EngineTest, RefineAlwaysShowsTheIncumbent) {
   Landscape L;
   L.Table = {{"root/0", 1.5}, {"root/0/0", 1.2}, {"root/0/1", 2.0}};
   SearchConfig C;
-  C.Strategy = StrategyKind::Refine;
-  C.Budget = 6;
+  C.Settings.Strategy = StrategyKind::Refine;
+  C.Settings.Budget = 6;
   PathProposer *P = nullptr;
   SearchResult R = search(L, C, 3, &P);
   ASSERT_FALSE(P->Seen.empty());
@@ -156,10 +156,10 @@ TEST(EngineTest, BeamKeepsTheTopK) {
   L.Table = {
       {"root/0", 1.1}, {"root/1", 3.0}, {"root/2", 2.0}, {"root/3", 0.9}};
   SearchConfig C;
-  C.Strategy = StrategyKind::Beam;
-  C.BeamWidth = 2;
-  C.Width = 4;
-  C.Budget = 12;
+  C.Settings.Strategy = StrategyKind::Beam;
+  C.Settings.BeamWidth = 2;
+  C.Settings.Width = 4;
+  C.Settings.Budget = 12;
   PathProposer *P = nullptr;
   SearchResult R = search(L, C, 4, &P);
   // After the root, the nodes expanded at depth 1 are the top two.
@@ -175,10 +175,10 @@ TEST(EngineTest, ValuesFollowTheMaxBackup) {
   Landscape L;
   for (double Gamma : {1.0, 0.8}) {
     SearchConfig C;
-    C.Strategy = StrategyKind::Tree;
-    C.Budget = 20;
-    C.Width = 3;
-    C.Gamma = Gamma;
+    C.Settings.Strategy = StrategyKind::Tree;
+    C.Settings.Budget = 20;
+    C.Settings.Width = 3;
+    C.Settings.Gamma = Gamma;
     SearchResult R = search(L, C, 3);
     for (const Node &N : R.Nodes) {
       double V = N.Reward;
@@ -201,11 +201,11 @@ TEST(EngineTest, GammaChangesTheWinner) {
        {std::pair<double, const char *>{1.0, "root/1/0/0"},
         std::pair<double, const char *>{0.9, "root/0"}}) {
     SearchConfig C;
-    C.Strategy = StrategyKind::Beam;
-    C.BeamWidth = 2;
-    C.Width = 2;
-    C.Budget = 12;
-    C.Gamma = Gamma;
+    C.Settings.Strategy = StrategyKind::Beam;
+    C.Settings.BeamWidth = 2;
+    C.Settings.Width = 2;
+    C.Settings.Budget = 12;
+    C.Settings.Gamma = Gamma;
     SearchResult R = search(L, C, 2);
     ASSERT_GE(R.Winner, 0);
     EXPECT_EQ(R.Nodes[R.Winner].V.Text, Expected) << "gamma " << Gamma;
@@ -218,9 +218,9 @@ TEST(EngineTest, BudgetIsRespectedExactly) {
                          StrategyKind::Beam, StrategyKind::Tree}) {
     for (unsigned Budget : {1u, 5u, 13u}) {
       SearchConfig C;
-      C.Strategy = S;
-      C.Budget = Budget;
-      C.Width = 4;
+      C.Settings.Strategy = S;
+      C.Settings.Budget = Budget;
+      C.Settings.Width = 4;
       LandscapeBackend B(L);
       SearchResult R = search(L, C, 50, nullptr, &B);
       EXPECT_EQ(R.Evaluations, Budget) << optionValueName(S).str();
@@ -235,9 +235,9 @@ TEST(EngineTest, KilledAndResumedRunEndsTheSameAndRepeatsNothing) {
   for (StrategyKind S : {StrategyKind::BestOfN, StrategyKind::Refine,
                          StrategyKind::Beam, StrategyKind::Tree}) {
     SearchConfig C;
-    C.Strategy = S;
-    C.Budget = 10;
-    C.Width = 3;
+    C.Settings.Strategy = S;
+    C.Settings.Budget = 10;
+    C.Settings.Width = 3;
     LandscapeBackend Whole(L);
     SearchResult Uninterrupted = search(L, C, 4, nullptr, &Whole);
     for (unsigned KillAt = 1; KillAt < Whole.Fresh; ++KillAt) {

@@ -41,10 +41,10 @@ TEST(RoleKindsTest, UnknownNamesSayWhatThereIs) {
 TEST(RoleKindsTest, AnyLLMRoleNeedsTheLLM) {
   RunOptions O;
   EXPECT_FALSE(usesLLM(O));
-  O.RTG = RTGKind::LLM;
+  O.Settings.RTG = RTGKind::LLM;
   EXPECT_TRUE(usesLLM(O));
-  O.RTG = RTGKind::Learned;
-  O.Critic = CriticKind::LLM;
+  O.Settings.RTG = RTGKind::Learned;
+  O.Settings.Critic = CriticKind::LLM;
   EXPECT_TRUE(usesLLM(O));
 }
 

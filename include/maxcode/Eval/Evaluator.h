@@ -38,7 +38,17 @@ class EvalCache;
 /// (runModeOf, lib/Search) and passed down.
 enum class RunMode { ReadOnly, Program, Project };
 
+/// What the evaluator is given: the settings, read where they act
+/// (Settings.Measure, Settings.Repetitions, Settings.BuildCommand, ...), and
+/// what the run resolved around them (the target's file and command, the
+/// mode, the sandbox, the scope, the tools' paths).
 struct EvalConfig {
+  /// Every row of Options.def (DESIGN section 4 for the measurement's), as
+  /// the run resolved them: Tests, ProjectRoot and ScratchDir absolute,
+  /// ProjectRoot and ScratchDir filled in where the mode gives them a
+  /// default, AllowApi with what --allow-isa adds.
+  EffectiveOptions Settings;
+
   /// The target's file (absolute) and its translation unit's command.
   std::string File;
   clang::tooling::CompileCommand Command;
@@ -47,55 +57,15 @@ struct EvalConfig {
 
   /// Which harness evaluates: the run's mode, as runModeOf decided it.
   RunMode Mode = RunMode::ReadOnly;
-  /// Program mode: a folder of test pairs fed on stdin.
-  std::string TestsDir;
-  double Tolerance = optdefault::Tolerance;
-  /// Program mode: how many of the largest test inputs are timed.
-  unsigned MeasureTests = optdefault::MeasureTests;
-  /// Program mode: the share of tests held out of the search (DESIGN
-  /// section 4, rule 5): they only verify a winner. At least one when there
-  /// are two or more tests; 0 holds none out.
-  double HeldOutFraction = optdefault::HeldOut;
-  /// Program mode: how many inputs to derive from the tests (DESIGN section
-  /// 4, rule 13; DerivedInputs.h), with Seed; the unmodified program's
-  /// answers to them are what a winner must print. One a variant fails is
-  /// kept in DerivedDir with that answer, so that a user can judge it and
-  /// add it to the tests; no build or run sees the folder.
-  unsigned DerivedInputs = optdefault::DerivedInputs;
-  uint64_t Seed = optdefault::Seed;
-  /// A speedup the cross-check cannot judge is credited its own figure,
-  /// not the other measure's (still unconfirmed; the user's choice, for a
-  /// machine whose wall time cannot resolve the workload).
-  bool CreditUnconfirmed = optdefault::CreditUnconfirmed;
+  /// Program mode: where a derived input (Settings.DerivedInputs, DESIGN
+  /// section 4, rule 13; DerivedInputs.h) that a variant fails is kept with
+  /// the unmodified program's answer, so that a user can judge it and add it
+  /// to the tests; no build or run sees the folder.
   std::string DerivedDir;
 
-  /// Project mode: commands run in a sandbox copy of ProjectRoot, in the
-  /// copy's root, with the variant's file substituted.
-  std::string ProjectRoot;
-  std::string BuildCmd, TestCmd, BenchCmd;
-  /// Project mode: a second test command that only verifies winners (the
-  /// held-out tests of a project).
-  std::string HoldoutCmd;
-  /// Project mode: a bench on inputs the search never sees, which times a
-  /// winner's verification (DESIGN section 4, rule 10); empty: BenchCmd.
-  std::string HoldoutBenchCmd;
-  /// A regular expression whose first group (or whole match) is the bench's
-  /// figure of cost (lower is better); empty to time the bench command. It
-  /// must match exactly once in a run.
-  std::string BenchMetric;
-  /// The largest tree project mode copies (0: no limit).
-  uint64_t MaxTreeBytes = *parseByteSize(optdefault::MaxTreeSize);
-
+  /// What a variant may edit: Settings.Scope, or the mode's default.
   EditScope Scope = EditScope::Target;
-  MeasureMode Measure = optdefault::Measure;
-  /// Wall-clock limit of one run; builds get a multiple of it.
-  double TimeoutSeconds = optdefault::Timeout;
-  /// Timed pairs (A B) per comparison, after Warmups untimed ones.
-  unsigned Repetitions = optdefault::Repetitions;
-  unsigned Warmups = optdefault::Warmups;
-  SandboxMode Sandbox = SandboxMode::None; ///< Already resolved.
-  /// Where scratch folders go; empty for the system's temporary folder.
-  std::string ScratchRoot;
+  SandboxMode Sandbox = SandboxMode::None; ///< Settings.Sandbox, resolved.
   /// Memory limit of a run (address space), bytes.
   uint64_t MemoryLimitBytes = 4ull << 30;
   /// Memory limit of a build (address space), bytes.
@@ -108,19 +78,12 @@ struct EvalConfig {
   /// waits for every process of the run, measures them all, and reports
   /// where the program cannot write. Required.
   std::string TimerPath;
-  /// Names (or categories) the static screen allows a variant to add
-  /// (--allow-api).
-  std::vector<std::string> AllowApis;
-  /// Variables passed from the environment to builds and runs beside the
-  /// allow-list (--pass-env).
-  std::vector<std::string> PassEnv;
   /// Files and folders no build or run may see even where a visible folder
   /// holds them: the store, LLM transcripts, reports.
   std::vector<std::string> Protected;
   /// How the text the evaluator writes (verdicts' reasons, warnings, errors)
   /// names a setting: as the front end that runs it does.
   OptionNames Names;
-
   bool programMode() const { return Mode == RunMode::Program; }
   /// Whether the translation unit is CUDA (a .cu file, nvcc, -x cuda).
   bool cudaProgram() const;

@@ -34,9 +34,8 @@
 
 namespace maxcode {
 
-/// Everything that configures the client (the command line fills it:
-/// --llm-endpoint, --llm-model, --llm-api-key-env, --llm-record,
-/// --llm-replay).
+/// Everything that configures the client: the settings' LLM rows
+/// (llmOptionsOf) and the client's own limits.
 struct LLMOptions {
   /// Base URL of the API, e.g. "http://127.0.0.1:8000/v1" (vLLM) or
   /// "https://api.openai.com/v1"; requests go to {Endpoint}/chat/completions
@@ -71,6 +70,11 @@ struct LLMOptions {
   /// the network is never used. Exclusive with RecordDir.
   std::string ReplayDir;
 };
+
+/// The client's options from the settings' LLM rows (--llm-endpoint,
+/// --llm-model, --llm-api-key-env, --llm-record, --llm-replay,
+/// --llm-timeout, --llm-retries, --llm-retry-delay).
+LLMOptions llmOptionsOf(const EffectiveOptions &Settings);
 
 struct ChatMessage {
   std::string Role; ///< "system", "user" or "assistant".

@@ -55,7 +55,7 @@ struct ListVariantsOptions {
   std::string Rules;       ///< Globs, "" for all.
   /// The rules' options, "rule-id.Key" -> value.
   std::map<std::string, std::string> CheckOptions;
-  std::optional<EditScope> Scope; ///< Unset: defaultScope().
+  ScopeSetting Scope = ScopeSetting::Default; ///< As scopeOf() reads it.
   /// A project's build command was given (--build-cmd): the default scope
   /// is the search's in project mode.
   bool ProjectMode = false;

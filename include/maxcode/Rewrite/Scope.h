@@ -17,6 +17,7 @@
 #define MAXCODE_REWRITE_SCOPE_H
 
 #include "maxcode/Frontend/Target.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/Support/Error.h"
 
 namespace maxcode {
@@ -25,12 +26,12 @@ enum class EditScope { Target, File };
 
 llvm::StringRef editScopeName(EditScope S);
 
-/// The scope a variant gets when the user names none (DESIGN section 2):
-/// the whole file for a C++ program whose tests are outside it (program
-/// mode); the target alone in project mode, where the project's harness may
-/// share the file, and for CUDA. The one answer, for the search and for
-/// --list-variants.
-EditScope defaultScope(bool ProgramMode, bool Cuda);
+/// The scope a variant gets: the one \p Setting names, else (Default, DESIGN
+/// section 2) the whole file for a C++ program whose tests are outside it
+/// (program mode) and the target alone in project mode, where the project's
+/// harness may share the file, and for CUDA. The one answer, for the search
+/// and for --list-variants.
+EditScope scopeOf(ScopeSetting Setting, bool ProgramMode, bool Cuda);
 
 /// Checks \p VariantText against \p Original under \p Scope. The error says
 /// what was edited out of scope, with the line in the original.

@@ -40,7 +40,21 @@ class raw_ostream;
 
 namespace maxcode {
 
+/// One invocation: the settings, as the options model merged them, and what
+/// the front end adds (the sources, the database, where the outputs go).
+/// A setting is read from Settings where it acts, never copied into a field
+/// of its own (docs/Architecture.md, "The path of a setting").
 struct RunOptions {
+  /// Every row of Options.def, checked (applyOptions).
+  EffectiveOptions Settings;
+  /// The rules' options of Settings.CheckOptions, "rule-id.Key" -> value,
+  /// checked against the rules (which the options model does not know).
+  std::map<std::string, std::string> RuleCheckOptions;
+  /// The search's identity in the rollout store (runIdentity of Settings as
+  /// the user gave them, before a search across hot functions narrows the
+  /// budget): --resume continues only a run with the same.
+  llvm::json::Object Identity;
+
   std::vector<std::string> Sources;
   std::string BuildPath;
   /// The database made from the flags after "--", if any.
@@ -54,77 +68,15 @@ struct RunOptions {
   OptionNames Names;
 
   std::string TargetNames;
-  std::string ProfileCmd;
-  /// ProfileCmd is the tool's choice (project mode's bench, no target
-  /// named), not the user's: a profile that fails falls back to the static
-  /// ranking with a warning.
+  /// Settings.ProfileCommand is the tool's choice (project mode's bench, no
+  /// target named), not the user's: a profile that fails falls back to the
+  /// static ranking with a warning.
   bool ProfileIsImplicit = false;
-
-  // Evaluation.
-  std::string TestsDir;
-  double Tolerance = optdefault::Tolerance;
-  unsigned MeasureTests = optdefault::MeasureTests;
-  bool GatherEvidence = optdefault::CpuEvidence;
-  std::string BuildCmd, TestCmd, BenchCmd, BenchMetric, ProjectRoot;
-  std::string HoldoutCmd;      ///< Project mode's held-out tests.
-  std::string HoldoutBenchCmd; ///< Project mode's held-out bench.
-  double HeldOutFraction = optdefault::HeldOut;       ///< Program mode.
-  unsigned DerivedInputs = optdefault::DerivedInputs; ///< Program mode.
-  bool CreditUnconfirmed = optdefault::CreditUnconfirmed;
-  std::vector<std::string> AllowApis; ///< --allow-api.
-  std::vector<std::string> PassEnv;   ///< --pass-env.
-  uint64_t MaxTreeBytes = *parseByteSize(optdefault::MaxTreeSize);
-  std::optional<EditScope> Scope; ///< Unset: by mode (DESIGN section 2).
-  MeasureMode Measure = optdefault::Measure;
-  SandboxMode Sandbox = optdefault::Sandbox;
-  double TimeoutSeconds = optdefault::Timeout;
-  unsigned Jobs = optdefault::Jobs; ///< 0: the number of cores.
-  unsigned Repetitions = optdefault::Repetitions;
-  /// Untimed pairs before the timed ones.
-  unsigned Warmups = optdefault::Warmups;
-  std::string StorePath;
-  std::string ScratchRoot;
-  /// Where builds and runs happen (docs/Slurm.md); with Slurm, scratch
-  /// folders default to Slurm.SharedDir.
-  ExecutorKind Executor = optdefault::Executor;
-  SlurmOptions Slurm;
-
-  // Search.
-  PolicyKind Policy = optdefault::Policy;
-  CriticKind Critic = optdefault::Critic;
-  RTGKind RTG = optdefault::RTG;
-  std::string Rules; ///< Rule globs for the rules policy.
-  /// The rules' options, "rule-id.Key" -> value (--rule-option, and
-  /// CheckOptions in .clang-maxcode).
-  std::map<std::string, std::string> RuleCheckOptions;
-  SearchConfig Search;
   bool Resume = false;
-  /// The search's identity in the rollout store (runIdentity of the
-  /// settings it was made from): --resume continues only a run with the
-  /// same.
-  llvm::json::Object Identity;
-  /// The LLM backend of --policy/--critic/--rtg=llm (docs/LLM.md).
-  LLMOptions LLM;
-  std::string PromptsDir; ///< Empty: the installed templates.
-  /// Tokens of context a proposer prompt carries beside the code.
-  unsigned LLMContextTokens = optdefault::LLMContextTokens;
   std::string ProgressFile;
 
   // The end of a run (docs/Output.md).
-  bool Apply = false; ///< Rewrite the file in place.
-  /// The smallest verified speedup worth a reviewer's time: below it a
-  /// winner is shown, never applied or exported. The held-out rules bar's
-  /// apply run once verified 1.003x (noise 0.2%) and applied an AVX2 target
-  /// pragma and two file-level changes for it.
-  double MinSpeedup = optdefault::MinSpeedup;
-  /// The verified winner's sanitizer check (Evaluator::sanitize).
-  bool SanitizeWinner = optdefault::SanitizeWinner;
-  /// --apply and --export-fixes take a winner that adds mutable static
-  /// state.
-  bool AllowStaticState = optdefault::AllowStaticState;
-  /// --allow-isa: the instruction sets a variant may tie the binary to
-  /// ("native", or names); none by default.
-  std::vector<std::string> AllowIsa;
+  bool Apply = false;      ///< Rewrite the file in place.
   std::string ExportFixes; ///< clang-apply-replacements YAML to write.
   std::string ReportPath;  ///< .json or .html report to write.
 };
@@ -137,9 +89,10 @@ struct RunOptions {
 /// neither for the modes that only read code.
 RunMode runModeOf(const RunOptions &Opts);
 
-/// Sets the fields of \p Opts that the options model holds, after checking
-/// it whole (validateOptions); an OptionError naming the key otherwise. The
-/// rest (sources, the database, the outputs of the run) is the caller's.
+/// Gives \p Opts the settings \p O after checking them whole
+/// (validateOptions, and the rules' options against the rules); an
+/// OptionError naming the key otherwise. The rest (sources, the database,
+/// the outputs of the run) is the caller's.
 llvm::Error applyOptions(const EffectiveOptions &O, RunOptions &Opts);
 
 /// The default rollout store, never in the source tree: in the build folder

@@ -27,21 +27,12 @@
 
 namespace maxcode {
 
+/// What the engine is given: the settings, read where they act
+/// (Settings.Strategy, Settings.Budget, Settings.Width, ...: docs/Search.md),
+/// and the engine's own constants, which no option sets.
 struct SearchConfig {
-  StrategyKind Strategy = optdefault::Strategy;
-  unsigned Budget = optdefault::Budget; ///< Evaluations.
-  /// Proposals asked for per expansion.
-  unsigned Width = optdefault::Width;
-  /// Deepest node expanded is Depth - 1.
-  unsigned Depth = optdefault::Depth;
-  unsigned BeamWidth = optdefault::BeamWidth; ///< Nodes kept per depth (beam).
-  /// Proposals evaluated per expansion; 0: all.
-  unsigned TopM = optdefault::TopM;
-  double Gamma = optdefault::Gamma;
-  uint64_t Seed = optdefault::Seed;
-  double Exploration = 0.5;                     ///< UCB constant (tree).
-  double WallSeconds = optdefault::MaxTime;     ///< 0: no limit.
-  uint64_t TokenBudget = optdefault::MaxTokens; ///< 0: no limit.
+  EffectiveOptions Settings;
+  double Exploration = 0.5; ///< UCB constant (tree).
   unsigned HistoryLength = 8;
   /// Expand nodes whose evaluation failed (an LLM can repair them; rules
   /// cannot).
@@ -50,11 +41,6 @@ struct SearchConfig {
   unsigned VerifyRepetitions = 10;
   /// Candidates verified, best first, until one holds up.
   unsigned VerifyCandidates = 3;
-  /// Evaluations the minimiser may spend on the verified winner's edits
-  /// (minimiseWinner); 0 reports the winner as found.
-  unsigned MinimiseBudget = optdefault::MinimiseBudget;
-  /// Check the verified winner under the sanitizers (--sanitize-winner).
-  bool Sanitize = optdefault::SanitizeWinner;
 };
 
 /// Lines \p Text adds or removes against \p Original: a diff's size.

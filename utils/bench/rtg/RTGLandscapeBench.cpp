@@ -32,9 +32,9 @@ using namespace maxcode;
 
 namespace {
 
-const char *const RuleNames[] = {"good-a", "good-b", "plain-1", "plain-2",
+const char *const RuleNames[] = {"good-a",  "good-b",  "plain-1", "plain-2",
                                  "plain-3", "plain-4", "plain-5", "plain-6",
-                                 "bad-1",  "bad-2",  "bad-3",   "bad-4"};
+                                 "bad-1",   "bad-2",   "bad-3",   "bad-4"};
 
 double factorOf(llvm::StringRef Rule) {
   if (Rule.starts_with("good"))
@@ -77,7 +77,11 @@ public:
       double F = factorOf(P);
       if (F == 0)
         return 0;
-      R *= F * (1 + 0.05 * double(llvm::xxh3_64bits(P.str() + std::to_string(Seed)) % 100) / 100);
+      R *= F *
+           (1 + 0.05 *
+                    double(llvm::xxh3_64bits(P.str() + std::to_string(Seed)) %
+                           100) /
+                    100);
     }
     return R;
   }
@@ -113,9 +117,8 @@ unsigned evaluationsTo(const SearchResult &R, double Goal) {
 
 } // namespace
 
-static llvm::cl::opt<unsigned> Seeds("seeds",
-                                     llvm::cl::desc("Landscapes measured"),
-                                     llvm::cl::init(10));
+static llvm::cl::opt<unsigned>
+    Seeds("seeds", llvm::cl::desc("Landscapes measured"), llvm::cl::init(10));
 static llvm::cl::opt<unsigned> Budget("budget",
                                       llvm::cl::desc("Evaluations per search"),
                                       llvm::cl::init(24));
@@ -125,12 +128,12 @@ int main(int argc, char **argv) {
   Target T;
   T.Name = "f";
   SearchConfig C;
-  C.Strategy = StrategyKind::Beam;
-  C.BeamWidth = 1;
-  C.Width = 12; // every rule proposed...
-  C.TopM = 3;   // ...the top three evaluated
-  C.Depth = 4;
-  C.Budget = Budget;
+  C.Settings.Strategy = StrategyKind::Beam;
+  C.Settings.BeamWidth = 1;
+  C.Settings.Width = 12; // every rule proposed...
+  C.Settings.TopM = 3;   // ...the top three evaluated
+  C.Settings.Depth = 4;
+  C.Settings.Budget = Budget;
 
   // Rollouts of other landscapes train the model (as --train-rtg does from
   // a store).
@@ -138,9 +141,9 @@ int main(int argc, char **argv) {
   for (uint64_t S = 1000; S < 1010; ++S) {
     Landscape L(S);
     SearchConfig Explore = C;
-    Explore.Strategy = StrategyKind::Tree;
-    Explore.TopM = 0;
-    Explore.Width = 4;
+    Explore.Settings.Strategy = StrategyKind::Tree;
+    Explore.Settings.TopM = 0;
+    Explore.Settings.Width = 4;
     SearchEngine E(Explore, L, L);
     SearchResult R = E.run(T, "root");
     for (const Node &N : R.Nodes)
