@@ -509,6 +509,43 @@ static std::optional<std::string> nonUTF8Text(const T &V) {
   return std::nullopt;
 }
 
+bool OptionBound::admits(double X) const {
+  switch (K) {
+  case None:
+    return true;
+  case AtLeast:
+    return X >= Value;
+  case Above:
+    return X > Value;
+  case AtMost:
+    return X <= Value;
+  case Below:
+    return X < Value;
+  }
+  llvm_unreachable("bad bound");
+}
+
+std::string OptionBound::text() const {
+  static const char *Words[] = {"", "at least ", "above ", "at most ",
+                                "below "};
+  return K == None ? std::string() : Words[K] + numberText(Value);
+}
+
+/// Row \p Key's value \p V against its range: "--held-out=1.5 must be at
+/// least 0 and below 1".
+static llvm::Error checkRange(llvm::StringRef Key, double V, OptionBound Low,
+                              OptionBound High, llvm::StringRef Why) {
+  if (Low.admits(V) && High.admits(V))
+    return llvm::Error::success();
+  std::string Range = Low.text();
+  if (High.K != OptionBound::None)
+    Range += (Range.empty() ? "" : " and ") + High.text();
+  std::string Message = "must be " + Range;
+  if (!Why.empty())
+    Message += ": " + Why.str();
+  return llvm::make_error<OptionError>(Key, numberText(V), Message);
+}
+
 llvm::Error maxcode::validateOptions(const EffectiveOptions &O) {
   auto Bad = [](llvm::StringRef Key, std::optional<std::string> Value,
                 const llvm::Twine &Message) {
@@ -526,23 +563,12 @@ llvm::Error maxcode::validateOptions(const EffectiveOptions &O) {
   if (std::optional<std::string> Text = nonUTF8Text(O.KEY))                    \
     return Bad(#KEY, Text, "is not valid UTF-8");
 #include "maxcode/Support/Options.def"
-  if (!(O.Timeout > 0 && O.Timeout <= 86400))
-    return Bad("Timeout", numberText(O.Timeout),
-               "is not a number of seconds above 0 and at most 86400: a run "
-               "without a limit is never safe");
-  if (!(O.HeldOut >= 0 && O.HeldOut < 1))
-    return Bad("HeldOut", std::nullopt, "must be at least 0 and below 1");
-  if (!(O.MinSpeedup >= 1))
-    return Bad("MinSpeedup", std::nullopt, "must be at least 1");
-  if (!(O.Gamma > 0 && O.Gamma <= 1))
-    return Bad("Gamma", std::nullopt, "must be above 0 and at most 1");
-  if (!(O.LLMTimeout > 0))
-    return Bad("LLMTimeout", std::nullopt, "must be above 0");
-  if (!(O.MaxTime >= 0 && O.LLMRetryDelay >= 0 && O.Tolerance >= 0))
-    return Bad(O.MaxTime < 0         ? "MaxTime"
-               : O.LLMRetryDelay < 0 ? "LLMRetryDelay"
-                                     : "Tolerance",
-               std::nullopt, "may not be negative");
+  // Each number's range, from its row.
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)
+#define MAXCODE_OPTION_RANGE(KEY, LOW, HIGH, WHY)                              \
+  if (llvm::Error E = checkRange(#KEY, O.KEY, LOW, HIGH, WHY))                 \
+    return E;
+#include "maxcode/Support/Options.def"
   if (!parseByteSize(O.MaxTreeSize))
     return Bad("MaxTreeSize", O.MaxTreeSize,
                "is not a size: give one such as 500M or 2G");

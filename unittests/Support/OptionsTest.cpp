@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 using namespace maxcode;
 
@@ -197,6 +198,81 @@ TEST(OptionsTest, ErrorsNameTheKey) {
   EXPECT_EQ(Spell(llvm::createStringError("make ${Tests} {HeldOut}"),
                   OptionNames::Settings),
             "make ${Tests} {HeldOut}");
+}
+
+/// Row \p Key's range, tried at each bound and just past it: a value the
+/// range admits passes validateOptions, one it does not fails naming the row
+/// and saying the range.
+static void checkRangeRow(llvm::StringRef Key, OptionBound Low,
+                          OptionBound High,
+                          llvm::function_ref<llvm::Error(double)> Validate) {
+  SCOPED_TRACE(Key.str());
+  std::vector<std::pair<double, bool>> Tries; // Value, admitted.
+  for (OptionBound B : {Low, High}) {
+    double Inf = std::numeric_limits<double>::infinity();
+    bool Upward = B.K == OptionBound::AtLeast || B.K == OptionBound::Above;
+    double Past = std::nextafter(B.Value, Upward ? -Inf : Inf);
+    double Within = std::nextafter(B.Value, Upward ? Inf : -Inf);
+    switch (B.K) {
+    case OptionBound::None:
+      continue;
+    case OptionBound::AtLeast:
+    case OptionBound::AtMost:
+      Tries.push_back({B.Value, true});
+      Tries.push_back({Past, false});
+      break;
+    case OptionBound::Above:
+    case OptionBound::Below:
+      Tries.push_back({B.Value, false});
+      Tries.push_back({Within, true});
+      break;
+    }
+  }
+  ASSERT_FALSE(Tries.empty()) << "a range row with no bound";
+  for (auto [V, Admitted] : Tries) {
+    SCOPED_TRACE(V);
+    llvm::Error E = Validate(V);
+    if (Admitted) {
+      EXPECT_FALSE(bool(E)) << llvm::toString(std::move(E));
+      continue;
+    }
+    ASSERT_TRUE(bool(E));
+    std::string Key2, Message;
+    llvm::handleAllErrors(std::move(E), [&](const OptionError &OE) {
+      Key2 = OE.Key;
+      Message = OE.Message;
+    });
+    EXPECT_EQ(Key2, Key.str());
+    for (OptionBound B : {Low, High})
+      EXPECT_NE(Message.find(B.text()), std::string::npos) << Message;
+  }
+}
+
+// A number's range is on its row (MAXCODE_OPTION_RANGE): every range is
+// checked, at both ends, and its error names the row.
+TEST(OptionsTest, RangesAreCheckedOnTheirRows) {
+  unsigned Rows = 0;
+#define MAXCODE_OPTION(KEY, FLAG, TYPE, DEFAULT, ATTRS, VALUE, HELP)
+#define MAXCODE_OPTION_RANGE(KEY, LOW, HIGH, WHY)                              \
+  ++Rows;                                                                      \
+  EXPECT_TRUE(findOption(#KEY));                                               \
+  checkRangeRow(#KEY, LOW, HIGH, [](double V) {                                \
+    EffectiveOptions O;                                                        \
+    O.KEY = V;                                                                 \
+    return validateOptions(O);                                                 \
+  });
+#include "maxcode/Support/Options.def"
+  EXPECT_GE(Rows, 8u);
+  EXPECT_EQ(
+      llvm::toString(spellOptionErrors(
+          [] {
+            EffectiveOptions O;
+            O.Timeout = 0;
+            return validateOptions(O);
+          }(),
+          OptionNames::Flags)),
+      "--timeout=0 must be above 0 and at most 86400: a run without a limit "
+      "is never safe");
 }
 
 // What a library writes about a setting names it with the names it was

@@ -127,6 +127,22 @@ enum class OptionType {
   RuleOptions
 };
 
+/// One end of a number's range (MAXCODE_OPTION_RANGE in Options.def).
+struct OptionBound {
+  enum Kind : uint8_t { None, AtLeast, Above, AtMost, Below };
+  Kind K = None;
+  double Value = 0;
+  static constexpr OptionBound none() { return {}; }
+  static constexpr OptionBound atLeast(double V) { return {AtLeast, V}; }
+  static constexpr OptionBound above(double V) { return {Above, V}; }
+  static constexpr OptionBound atMost(double V) { return {AtMost, V}; }
+  static constexpr OptionBound below(double V) { return {Below, V}; }
+  /// Whether \p X is on the admitted side (None admits everything).
+  bool admits(double X) const;
+  /// "at least 0", "below 1"; empty for None.
+  std::string text() const;
+};
+
 /// One row of Options.def.
 struct OptionInfo {
   llvm::StringLiteral Key;  ///< The `.clang-maxcode` key: "HeldOut".
