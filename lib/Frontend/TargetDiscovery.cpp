@@ -736,6 +736,7 @@ Target makeTarget(const FunctionDecl *FD, unsigned BeginOff, unsigned EndOff,
     T.Kind = TargetKind::CudaDeviceFunction;
   T.HostCode =
       T.Kind == TargetKind::CpuFunction || hasExplicitAttr(FD, attr::CUDAHost);
+  T.Cuda = Ctx.getLangOpts().CUDA;
   T.File = Parsed.File;
   T.Line = SM.getLineNumber(SM.getMainFileID(), BeginOff);
   T.EndLine = SM.getExpansionLineNumber(SM.getExpansionLoc(FD->getEndLoc()));

@@ -81,8 +81,7 @@ maxcode::listVariants(const ListVariantsOptions &Opts,
   R.Parsed = &Seen;
   R.T = &L.T;
   R.Selection = std::move(*Selection);
-  bool Cuda = Seen.AST->getLangOpts().CUDA;
-  R.Options.Scope = scopeOf(Opts.Scope, !Opts.ProjectMode, Cuda);
+  R.Options.Scope = scopeOf(Opts.Scope, !Opts.ProjectMode, L.T.Cuda);
   R.Options.CompilerIsGCC = buildsWithGcc(RC.Command, L.File);
   R.Options.HostFeatures = allowedPragmaFeatures(Opts.AllowIsa);
   R.Options.CheckOptions = Opts.CheckOptions;

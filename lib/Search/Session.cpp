@@ -436,9 +436,7 @@ EvalConfig makeEvalConfig(const RunOptions &Opts, const Session &S,
   C.DerivedDir = derivedInputsDir(S.File, DerivedBeside);
   // Program mode owns its file (its tests are outside it); in project mode
   // and for CUDA the harness may share the file (DESIGN section 2).
-  bool Cuda = S.T.Kind != TargetKind::CpuFunction ||
-              compilesAsCuda(S.RC.Command.CommandLine, S.File);
-  C.Scope = scopeOf(Settings.Scope, C.programMode(), Cuda);
+  C.Scope = scopeOf(Settings.Scope, C.programMode(), S.T.Cuda);
   C.Sandbox = Mode;
   C.CuptiLibrary = cuptiLibraryPath(Opts);
   if (!Opts.ToolDir.empty()) {

@@ -233,10 +233,16 @@ int onHost(int x) { return both(x); }
   ASSERT_TRUE(P.AST);
   std::vector<Target> Ts = discoverTargets(P);
   std::map<std::string, bool> HostCode;
-  for (const Target &T : Ts)
+  for (const Target &T : Ts) {
     HostCode[T.Name] = T.HostCode;
+    // A CUDA parse makes every target of the file CUDA, a plain host
+    // function too: its scope and rules are CUDA's.
+    EXPECT_TRUE(T.Cuda) << T.Name;
+  }
   EXPECT_EQ(HostCode, (std::map<std::string, bool>{{"both", true},
                                                    {"kernel", false},
                                                    {"onDevice", false},
                                                    {"onHost", true}}));
+  for (const Target &T : discover(Code))
+    EXPECT_FALSE(T.Cuda) << T.Name;
 }

@@ -72,6 +72,11 @@ struct Target {
   /// Compiled for the host (a CPU function, or `__host__ __device__`); a
   /// kernel's body and a `__device__` function run only on the GPU.
   bool HostCode = true;
+  /// Read as CUDA: its file's parse is a CUDA one (a .cu file, nvcc, `-x
+  /// cuda`, or a header that what includes it makes CUDA). The one answer
+  /// the search, --list-variants and the editor give to "is this target
+  /// CUDA?" (its default scope, its rules).
+  bool Cuda = false;
   /// Linker names of the definition and of its template instantiations, as a
   /// profiler reports them.
   std::vector<std::string> MangledNames;

@@ -16,6 +16,7 @@
 
 #include "maxcode/Eval/EvalResult.h"
 #include "maxcode/Rewrite/Minimisation.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace maxcode {
@@ -34,8 +35,9 @@ struct MinimiseInput {
   const Variant *Winner = nullptr;
   const EvalResult *Searched = nullptr;
   const EvalResult *Verified = nullptr;
-  /// Candidates evaluated at most, the final verification not counted.
-  unsigned Budget = 16;
+  /// Candidates evaluated at most, the final verification not counted
+  /// (--minimise-budget).
+  unsigned Budget = optdefault::MinimiseBudget;
   unsigned VerifyRepetitions = 10;
 };
 
