@@ -55,7 +55,10 @@ bool maxcode::hasAliases(const VarDecl *V, const Stmt *Scope) {
         if (C.capturesVariable() && C.getCapturedVar() == V &&
             C.getCaptureKind() == LCK_ByRef)
           Found = true;
-      if (L->getCaptureDefault() == LCD_ByRef)
+      // The captures list what a lambda captures implicitly too; only a
+      // generic or dependent one may capture more when instantiated.
+      if (L->getCaptureDefault() == LCD_ByRef &&
+          (L->isGenericLambda() || L->getLambdaClass()->isDependentContext()))
         Found = true;
       return true;
     }

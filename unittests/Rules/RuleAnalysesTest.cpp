@@ -66,6 +66,16 @@ void uses(std::vector<int> &v, double x) {
   int j = 0;
   (void)a; (void)p; (void)j;
 }
+void lambdas() {
+  int c = 0, d = 0;
+  auto reads = [&] { return c + 1; };
+  (void)reads; (void)d;
+}
+void generic() {
+  int e = 0;
+  auto any = [&](auto x) { return x; };
+  (void)any; (void)e;
+}
 )cpp";
 
 class RuleAnalysesTest : public ::testing::Test {
@@ -160,6 +170,16 @@ TEST_F(RuleAnalysesTest, Aliases) {
           .getNodeAs<FunctionDecl>("f");
   EXPECT_TRUE(hasAliases(Var("k"), Uses->getBody()));
   EXPECT_FALSE(hasAliases(Var("j"), Uses->getBody()));
+  // A lambda's default capture by reference aliases what it captures, not
+  // every local; a generic one may capture more when instantiated.
+  auto Body = [&](llvm::StringRef Name) {
+    return match(functionDecl(hasName(Name)).bind("f"), Ctx)[0]
+        .getNodeAs<FunctionDecl>("f")
+        ->getBody();
+  };
+  EXPECT_TRUE(hasAliases(Var("c"), Body("lambdas")));
+  EXPECT_FALSE(hasAliases(Var("d"), Body("lambdas")));
+  EXPECT_TRUE(hasAliases(Var("e"), Body("generic")));
 }
 
 } // namespace
