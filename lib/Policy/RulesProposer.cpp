@@ -32,7 +32,7 @@ namespace {
 struct Promotion {
   CritiqueTag Tag;
   double Factor;
-  const char *Rules[4];
+  const char *Rules[5];
 };
 
 const Promotion Promotions[] = {
@@ -74,12 +74,13 @@ const Promotion Promotions[] = {
       "implicit-conversion-in-loop"}},
     {CritiqueTag::CacheMissBound,
      1.5,
-     {"loop-interchange", "map-to-unordered-map", "reserve-before-push-back"}},
+     {"loop-interchange", "map-to-unordered-map", "byte-key-table",
+      "set-to-sorted-vector", "reserve-before-push-back"}},
     {CritiqueTag::MispredictBound, 2.0, {"branch-to-select", nullptr}},
     {CritiqueTag::CallBound,
      1.5,
-     {"hoist-loop-invariant", "const-ref-param", "unnecessary-copy-init",
-      "memoize-recursion"}},
+     {"hoist-loop-invariant", "byte-key-table", "const-ref-param",
+      "unnecessary-copy-init", "memoize-recursion"}},
     {CritiqueTag::PerElementIO,
      2.0,
      {"block-io", "fast-io", "endl-to-newline", nullptr}},

@@ -457,6 +457,7 @@ llvm::ArrayRef<std::unique_ptr<Rule>> maxcode::getAllRules() {
           createSubstrCompareRule, createConstRefParamRule,
           createRangeForCopyRule, createUnnecessaryCopyInitRule,
           createStringAppendRule, createMapToUnorderedMapRule,
+          createByteKeyTableRule, createSetToSortedVectorRule,
           createPowToMultiplyRule, createReserveBeforePushBackRule,
           // C++: clang-tidy's other performance checks.
           createFasterStringFindRule, createTypePromotionInMathFnRule,

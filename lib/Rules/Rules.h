@@ -62,6 +62,8 @@ std::unique_ptr<Rule> createNoexceptSwapRule();
 std::unique_ptr<Rule> createNoexceptDestructorRule();
 std::unique_ptr<Rule> createTriviallyDestructibleRule();
 std::unique_ptr<Rule> createMapToUnorderedMapRule();
+std::unique_ptr<Rule> createByteKeyTableRule();
+std::unique_ptr<Rule> createSetToSortedVectorRule();
 std::unique_ptr<Rule> createSubstrCompareRule();
 std::unique_ptr<Rule> createPowToMultiplyRule();
 std::unique_ptr<Rule> createMemoizeRecursionRule();
