@@ -455,6 +455,30 @@ def markdown(result):
         L.append("| %s | %s | %s |" % (
             pname, "-" if not p.get("human") else "%.2fx" % p["human"],
             " | ".join(cells)))
+    # The rules the verified winners are made of, and those in none: the
+    # evidence for retiring a rule that never wins.
+    wins = {}
+    for r in result["rows"]:
+        if (r.get("status") == "improved" and r.get("correct", True)
+                and r.get("speedup", 1.0) > 1.0):
+            for rule in sorted(set(r.get("rules") or [])):
+                wins.setdefault((r["config"], rule), []).append(r["problem"])
+    L.append("")
+    L.append("Rules in verified winners (a winner of several rules counts "
+             "for each):")
+    L.append("")
+    L.append("| configuration | rule | winners | problems |")
+    L.append("| --- " * 4 + "|")
+    for (config, rule), probs in sorted(wins.items(),
+                                        key=lambda kv: (kv[0][0],
+                                                        -len(kv[1]),
+                                                        kv[0][1])):
+        L.append("| %s | %s | %d | %s |" % (config, rule, len(probs),
+                                            ", ".join(probs)))
+    won = {rule for (_, rule) in wins}
+    never = [r for r in result["meta"].get("rules", []) if r not in won]
+    L.append("")
+    L.append("Rules in no verified winner: %s." % (", ".join(never) or "none"))
     L.append("")
     L.append("Verification per problem (credited ratio, timed on held-out "
              "inputs where there are some / the ratio on the inputs the "
@@ -631,6 +655,10 @@ def main():
             capture_output=True, text=True).stdout.strip() or "unknown"),
         "budget": args.budget, "seed": args.seed,
         "command": " ".join(["utils/bench/run-bench.py"] + sys.argv[1:]),
+        # Every rule the tool has, for the rules no winner holds.
+        "rules": [line.split()[0] for line in subprocess.run(
+            [args.tool, "--list-rules"], capture_output=True,
+            text=True).stdout.splitlines() if line.strip()],
     }
     pinfo, order = {}, []
     for p in problems:
