@@ -269,6 +269,19 @@ const Stmt *maxcode::parentStmt(ASTContext &AST, const Stmt *S) {
   return Parents[0].get<Stmt>();
 }
 
+const Stmt *maxcode::enclosingStmt(ASTContext &AST, const Stmt *S) {
+  DynTypedNodeList Parents = AST.getParents(*S);
+  while (Parents.size() == 1) {
+    if (const auto *P = Parents[0].get<Stmt>())
+      return P;
+    const auto *D = Parents[0].get<Decl>();
+    if (!D || isa<FunctionDecl>(D))
+      return nullptr;
+    Parents = AST.getParents(*D);
+  }
+  return nullptr;
+}
+
 const CompoundStmt *maxcode::compoundParent(ASTContext &AST, const Stmt *S) {
   return dyn_cast_or_null<CompoundStmt>(parentStmt(AST, S));
 }

@@ -137,6 +137,11 @@ const clang::CompoundStmt *compoundParent(clang::ASTContext &AST,
                                           const clang::Stmt *S);
 /// The single parent of \p S in the AST, or null.
 const clang::Stmt *parentStmt(clang::ASTContext &AST, const clang::Stmt *S);
+/// The statement around \p S, looking through the declaration whose
+/// initialiser it is (`auto It = C.find(K);`, where parentStmt stops at the
+/// VarDecl). Null at a function, or where the AST has two parents (a
+/// lambda's body).
+const clang::Stmt *enclosingStmt(clang::ASTContext &AST, const clang::Stmt *S);
 /// The function whose text holds \p S, looking through lambdas: a lambda's
 /// body is part of the function it is written in. Null when that is not
 /// one function, or when \p S is in a generic lambda (a template whose

@@ -173,22 +173,6 @@ std::optional<std::string> indexFor(const Expr *Key, llvm::StringRef Text,
   return std::nullopt;
 }
 
-/// The statement around \p S, through the declaration whose initialiser
-/// it is (`auto It = C.find(K);`). Null at a function, or where the AST has
-/// two parents (a lambda's body).
-const Stmt *enclosingStmt(ASTContext &AST, const Stmt *S) {
-  DynTypedNodeList Parents = AST.getParents(*S);
-  while (Parents.size() == 1) {
-    if (const auto *P = Parents[0].get<Stmt>())
-      return P;
-    const auto *D = Parents[0].get<Decl>();
-    if (!D || isa<FunctionDecl>(D))
-      return nullptr;
-    Parents = AST.getParents(*D);
-  }
-  return nullptr;
-}
-
 /// True when the text replacing \p E must be parenthesised to keep its
 /// place: an operand of an operator, a cast or a member access.
 bool isOperand(ASTContext &AST, const Expr *E) {

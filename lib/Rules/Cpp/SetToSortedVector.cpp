@@ -137,8 +137,8 @@ const Expr *searchKey(const Expr *Arg, QualType Key, const ASTContext &AST) {
   return E;
 }
 
-/// The node around \p S, looking through declarations (`auto It =
-/// S.find(K);`); null where the AST has two parents (a lambda's body).
+/// The single parent of \p N (a statement or a declaration), or a null
+/// node.
 DynTypedNode parentOf(ASTContext &AST, DynTypedNode N) {
   DynTypedNodeList Ps = AST.getParents(N);
   return Ps.size() == 1 ? Ps[0] : DynTypedNode();
@@ -146,20 +146,15 @@ DynTypedNode parentOf(ASTContext &AST, DynTypedNode N) {
 
 /// The statement of \p Block that holds \p S, or -1.
 int topIndexIn(ASTContext &AST, const Stmt *S, const CompoundStmt *Block) {
-  DynTypedNode N = DynTypedNode::create(*S);
-  for (;;) {
-    DynTypedNode P = parentOf(AST, N);
-    if (P.get<FunctionDecl>() || (!P.get<Stmt>() && !P.get<Decl>()))
-      return -1;
-    if (P.get<Stmt>() == Block) {
-      const Stmt *Top = N.get<Stmt>();
+  for (const Stmt *P = enclosingStmt(AST, S); P;
+       S = P, P = enclosingStmt(AST, P))
+    if (P == Block) {
       for (unsigned I = 0; I < Block->size(); ++I)
-        if (Block->body_begin()[I] == Top)
+        if (Block->body_begin()[I] == S)
           return I;
       return -1;
     }
-    N = P;
-  }
+  return -1;
 }
 
 /// The expression around \p E without the nodes that copy or convert it.
@@ -328,18 +323,12 @@ bool hasGoto(const FunctionDecl *FD) {
 
 /// True when \p S lies inside a loop within \p Block.
 bool inLoopWithin(ASTContext &AST, const Stmt *S, const Stmt *Block) {
-  DynTypedNode N = DynTypedNode::create(*S);
-  while (true) {
-    N = parentOf(AST, N);
-    const Stmt *P = N.get<Stmt>();
-    if (!P && !N.get<Decl>())
-      return false;
-    if (P == Block)
-      return false;
-    if (P && (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) ||
-              isa<CXXForRangeStmt>(P)))
+  for (const Stmt *P = enclosingStmt(AST, S); P && P != Block;
+       P = enclosingStmt(AST, P))
+    if (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) ||
+        isa<CXXForRangeStmt>(P))
       return true;
-  }
+  return false;
 }
 
 class SetToSortedVectorRule : public Rule {
