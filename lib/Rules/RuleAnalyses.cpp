@@ -448,6 +448,41 @@ bool maxcode::writesThrough(const ParmVarDecl *P, const Stmt *Body) {
   return Found;
 }
 
+const ClassTemplateSpecializationDecl *
+maxcode::stdSpecialization(QualType T, llvm::StringRef Name) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getCanonicalType()->getAsCXXRecordDecl());
+  if (!Spec || !Spec->getIdentifier() ||
+      (!Name.empty() && Spec->getName() != Name) || !isInStd(Spec))
+    return nullptr;
+  return Spec;
+}
+
+bool maxcode::isStdTemplateOf(const TemplateArgument &T, llvm::StringRef Name,
+                              QualType Arg) {
+  const ClassTemplateSpecializationDecl *Spec =
+      T.getKind() == TemplateArgument::Type
+          ? stdSpecialization(T.getAsType(), Name)
+          : nullptr;
+  if (!Spec)
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  return Args.size() == 1 && Args[0].getKind() == TemplateArgument::Type &&
+         Args[0].getAsType().getCanonicalType() == Arg.getCanonicalType();
+}
+
+bool maxcode::integerConvertsExactly(QualType From, QualType To,
+                                     const ASTContext &AST) {
+  From = From.getCanonicalType().getUnqualifiedType();
+  To = To.getCanonicalType().getUnqualifiedType();
+  if (!From->isIntegerType() || !To->isIntegerType() ||
+      From->isEnumeralType() || To->isEnumeralType())
+    return false;
+  unsigned FW = AST.getIntWidth(From), TW = AST.getIntWidth(To);
+  bool FS = From->isSignedIntegerType(), TS = To->isSignedIntegerType();
+  return (FS == TS && FW <= TW) || (!FS && TS && FW < TW);
+}
+
 bool maxcode::isInStd(const Decl *D) {
   const DeclContext *DC = D->getDeclContext();
   while (DC && !DC->isStdNamespace()) {

@@ -276,6 +276,19 @@ mainFileClasses(const RuleContext &Ctx);
 bool isInStd(const clang::Decl *D);
 /// std::basic_string<char>.
 bool isStdString(clang::QualType T);
+/// The specialisation of a class template of namespace std that \p T is
+/// (named \p Name unless it is empty), or null.
+const clang::ClassTemplateSpecializationDecl *
+stdSpecialization(clang::QualType T, llvm::StringRef Name = "");
+/// True when the template argument \p T is the type `std::Name<Arg>` of one
+/// type argument: the default comparison, hash or allocator of a container
+/// of \p Arg.
+bool isStdTemplateOf(const clang::TemplateArgument &T, llvm::StringRef Name,
+                     clang::QualType Arg);
+/// True when every value of the integer type \p From is a value of the
+/// integer type \p To (not enums), so that converting keeps it.
+bool integerConvertsExactly(clang::QualType From, clang::QualType To,
+                            const clang::ASTContext &AST);
 
 /// The instantiations of the function template, or of the member of a class
 /// template, whose pattern is \p FD; empty when there are none.

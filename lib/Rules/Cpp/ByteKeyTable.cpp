@@ -46,27 +46,14 @@ struct ByteKeyed {
   bool IsMap = false; ///< Elements are pairs (`It->first`), not keys.
 };
 
-/// True when \p T is \p Name<\p Key> in namespace std.
-bool isStdTemplateOf(QualType T, llvm::StringRef Name, QualType Key) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getCanonicalType()->getAsCXXRecordDecl());
-  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier() ||
-      Spec->getName() != Name)
-    return false;
-  const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  return Args.size() == 1 && Args[0].getKind() == TemplateArgument::Type &&
-         Args[0].getAsType().getCanonicalType() == Key.getCanonicalType();
-}
-
 /// The key of \p T when it is a std::map, std::set, std::unordered_map or
 /// std::unordered_set (not a multi- one: its find may give any of equal
 /// keys) keyed by a one-byte integer or enum, comparing keys with std::less
 /// or std::equal_to of the key: then a key found equals the key looked up
 /// (a transparent or custom comparison might not), whatever the hash.
 std::optional<ByteKeyed> byteKeyed(QualType T, const ASTContext &AST) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getCanonicalType()->getAsCXXRecordDecl());
-  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
+  const ClassTemplateSpecializationDecl *Spec = stdSpecialization(T);
+  if (!Spec)
     return std::nullopt;
   ByteKeyed B;
   // The template argument that compares keys.
@@ -88,7 +75,7 @@ std::optional<ByteKeyed> byteKeyed(QualType T, const ASTContext &AST) {
     return std::nullopt;
   llvm::StringRef Equal =
       Spec->getName().starts_with("unordered") ? "equal_to" : "less";
-  if (!isStdTemplateOf(Args[Compare].getAsType(), Equal, B.Key))
+  if (!isStdTemplateOf(Args[Compare], Equal, B.Key))
     return std::nullopt;
   return B;
 }

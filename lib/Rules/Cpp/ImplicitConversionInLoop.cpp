@@ -36,17 +36,6 @@ using namespace clang::ast_matchers;
 
 namespace {
 
-/// The std::Name specialization \p T is, or null.
-const ClassTemplateSpecializationDecl *stdSpecialization(QualType T,
-                                                         llvm::StringRef Name) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
-  if (!Spec || !Spec->getIdentifier() || Spec->getName() != Name ||
-      !isInStd(Spec))
-    return nullptr;
-  return Spec;
-}
-
 /// True when copying a \p T runs no code of the program's own: a trivially
 /// copyable type, or a standard class template of such types (strings,
 /// containers, pairs).
@@ -113,8 +102,8 @@ std::optional<QualType> convertedElementType(const VarDecl *V) {
 /// True when std::pair \p To differs from std::pair \p From only in the
 /// const of its members.
 bool pairsAlike(QualType From, QualType To) {
-  const auto *F = stdSpecialization(From, "pair");
-  const auto *T = stdSpecialization(To, "pair");
+  const auto *F = stdSpecialization(From.getNonReferenceType(), "pair");
+  const auto *T = stdSpecialization(To.getNonReferenceType(), "pair");
   if (!F || !T)
     return false;
   for (unsigned I = 0; I < 2; ++I) {
@@ -166,8 +155,8 @@ bool isPrinted(ASTContext &AST, const DeclRefExpr *Use) {
       Op->getArg(1) != Child || !Op->getDirectCallee() ||
       !isInStd(Op->getDirectCallee()))
     return false;
-  const auto *Stream =
-      stdSpecialization(Op->getArg(0)->getType(), "basic_ostream");
+  const auto *Stream = stdSpecialization(
+      Op->getArg(0)->getType().getNonReferenceType(), "basic_ostream");
   return Stream &&
          Stream->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
          Stream->getTemplateArgs()[0].getAsType()->isCharType();

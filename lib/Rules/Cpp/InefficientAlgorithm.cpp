@@ -52,31 +52,6 @@ struct SetType {
   bool Multi = false;
 };
 
-/// The specialization of a class template of namespace std named \p Name,
-/// or null.
-const ClassTemplateSpecializationDecl *stdSpecialization(QualType T,
-                                                         llvm::StringRef Name) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getCanonicalType()->getAsCXXRecordDecl());
-  if (!Spec || !Spec->getIdentifier() || Spec->getName() != Name ||
-      !isInStd(Spec))
-    return nullptr;
-  return Spec;
-}
-
-/// True when \p Arg is the type `std::Name<Key>`.
-bool isDefaultFunctor(const TemplateArgument &Arg, llvm::StringRef Name,
-                      QualType Key) {
-  if (Arg.getKind() != TemplateArgument::Type)
-    return false;
-  const auto *Spec = stdSpecialization(Arg.getAsType(), Name);
-  if (!Spec || Spec->getTemplateArgs().size() != 1 ||
-      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
-    return false;
-  return Spec->getTemplateArgs()[0].getAsType().getCanonicalType() ==
-         Key.getCanonicalType();
-}
-
 /// True for keys whose `==` (and `<`) agree with the set's ordering and
 /// equality.
 bool hasAgreeingEquality(QualType Key) {
@@ -105,9 +80,9 @@ std::optional<SetType> asSetType(QualType T) {
   S.Key = Args[0].getAsType();
   if (!hasAgreeingEquality(S.Key))
     return std::nullopt;
-  if (S.Ordered ? !isDefaultFunctor(Args[1], "less", S.Key)
-                : !isDefaultFunctor(Args[1], "hash", S.Key) ||
-                      !isDefaultFunctor(Args[2], "equal_to", S.Key))
+  if (S.Ordered ? !isStdTemplateOf(Args[1], "less", S.Key)
+                : !isStdTemplateOf(Args[1], "hash", S.Key) ||
+                      !isStdTemplateOf(Args[2], "equal_to", S.Key))
     return std::nullopt;
   return S;
 }
@@ -128,14 +103,7 @@ bool convertsExactly(QualType From, QualType Key, const ASTContext &AST) {
       Elem = AST.getAsArrayType(From)->getElementType();
     return !Elem.isNull() && Elem->isCharType();
   }
-  if (!From->isIntegerType() || !Key->isIntegerType() ||
-      From->isEnumeralType() || Key->isEnumeralType())
-    return false;
-  unsigned FW = AST.getIntWidth(From), KW = AST.getIntWidth(Key);
-  bool FS = From->isSignedIntegerType(), KS = Key->isSignedIntegerType();
-  if (FS == KS)
-    return FW <= KW;
-  return !FS && KS && FW < KW;
+  return integerConvertsExactly(From, Key, AST);
 }
 
 /// \p E without the implicit copies and conversions of an iterator

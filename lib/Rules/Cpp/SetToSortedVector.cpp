@@ -37,15 +37,6 @@ using namespace clang;
 
 namespace {
 
-/// The std class template \p T is a specialisation of, or null.
-const ClassTemplateSpecializationDecl *stdSpecialization(QualType T) {
-  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getCanonicalType()->getAsCXXRecordDecl());
-  if (!Spec || !Spec->isInStdNamespace() || !Spec->getIdentifier())
-    return nullptr;
-  return Spec;
-}
-
 /// True for keys whose `==` says what `<` says of equivalence, so that
 /// std::unique keeps what the set kept: integers, enums, std::string, and
 /// pairs and tuples of them.
@@ -79,15 +70,8 @@ std::optional<QualType> sortableSetKey(QualType T) {
   if (Args.size() != 3 || Args[0].getKind() != TemplateArgument::Type)
     return std::nullopt;
   QualType Key = Args[0].getAsType().getCanonicalType();
-  auto IsStdOfKey = [&](const TemplateArgument &A, llvm::StringRef Name) {
-    const ClassTemplateSpecializationDecl *S =
-        A.getKind() == TemplateArgument::Type ? stdSpecialization(A.getAsType())
-                                              : nullptr;
-    return S && S->getName() == Name && S->getTemplateArgs().size() == 1 &&
-           S->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
-           S->getTemplateArgs()[0].getAsType().getCanonicalType() == Key;
-  };
-  if (!IsStdOfKey(Args[1], "less") || !IsStdOfKey(Args[2], "allocator") ||
+  if (!isStdTemplateOf(Args[1], "less", Key) ||
+      !isStdTemplateOf(Args[2], "allocator", Key) ||
       !equalityAgreesWithOrder(Key))
     return std::nullopt;
   return Key;
@@ -100,12 +84,10 @@ bool convertsExactly(QualType Arg, QualType Key, const ASTContext &AST) {
   Key = Key.getCanonicalType().getUnqualifiedType();
   if (Arg == Key)
     return true;
-  if (!Arg->isIntegerType() || !Key->isIntegerType() || Arg->isBooleanType() ||
-      Key->isBooleanType() || Arg->isEnumeralType() || Key->isEnumeralType())
-    return false;
-  unsigned AW = AST.getIntWidth(Arg), KW = AST.getIntWidth(Key);
-  bool AS = Arg->isSignedIntegerType(), KS = Key->isSignedIntegerType();
-  return (AS == KS && AW <= KW) || (!AS && KS && AW < KW);
+  // Not bool: `std::binary_search` would compare it as an integer where
+  // the set converted the key first.
+  return !Arg->isBooleanType() && !Key->isBooleanType() &&
+         integerConvertsExactly(Arg, Key, AST);
 }
 
 /// The key a search names as written, when std::binary_search compares it
