@@ -241,6 +241,16 @@ def budget_curve(store, run_id, budget):
     return curve
 
 
+def tried_rules(store, run_id):
+    """The rules of every variant the run evaluated: those it spent budget
+    on, won or not (a rule never proposed has no evidence either way)."""
+    db = sqlite3.connect(store)
+    rows = db.execute("SELECT rules FROM nodes WHERE run_id = ? AND id > 0",
+                      (run_id,)).fetchall()
+    db.close()
+    return sorted({rule for (text,) in rows for rule in json.loads(text)})
+
+
 def held_out_store(args, shared, problem, work):
     """A copy of the shared store without \\p problem's rollouts, with the
     reward-to-go model trained on it: the model never saw the problem it
@@ -455,30 +465,41 @@ def markdown(result):
         L.append("| %s | %s | %s |" % (
             pname, "-" if not p.get("human") else "%.2fx" % p["human"],
             " | ".join(cells)))
-    # The rules the verified winners are made of, and those in none: the
-    # evidence for retiring a rule that never wins.
-    wins = {}
+    # The rules the verified winners are made of, beside the problems whose
+    # search evaluated a variant holding them, and the rules in none: the
+    # evidence for retiring a rule that never wins (docs/Rules.md, "Retired
+    # rules").
+    wins, tried = {}, {}
     for r in result["rows"]:
+        for rule in r.get("tried") or []:
+            tried.setdefault((r["config"], rule), []).append(r["problem"])
         if (r.get("status") == "improved" and r.get("correct", True)
                 and r.get("speedup", 1.0) > 1.0):
             for rule in sorted(set(r.get("rules") or [])):
                 wins.setdefault((r["config"], rule), []).append(r["problem"])
     L.append("")
     L.append("Rules in verified winners (a winner of several rules counts "
-             "for each):")
+             "for each; tried: problems whose search evaluated a variant "
+             "holding the rule):")
     L.append("")
-    L.append("| configuration | rule | winners | problems |")
-    L.append("| --- " * 4 + "|")
-    for (config, rule), probs in sorted(wins.items(),
-                                        key=lambda kv: (kv[0][0],
-                                                        -len(kv[1]),
-                                                        kv[0][1])):
-        L.append("| %s | %s | %d | %s |" % (config, rule, len(probs),
-                                            ", ".join(probs)))
+    L.append("| configuration | rule | tried | winners | problems |")
+    L.append("| --- " * 5 + "|")
+    for (config, rule), probs in sorted(
+            tried.items(),
+            key=lambda kv: (kv[0][0], -len(wins.get(kv[0], [])),
+                            -len(kv[1]), kv[0][1])):
+        won_in = wins.get((config, rule), [])
+        L.append("| %s | %s | %d | %d | %s |" % (
+            config, rule, len(probs), len(won_in), ", ".join(won_in) or "-"))
     won = {rule for (_, rule) in wins}
-    never = [r for r in result["meta"].get("rules", []) if r not in won]
+    was_tried = {rule for (_, rule) in tried}
+    everything = result["meta"].get("rules", [])
     L.append("")
-    L.append("Rules in no verified winner: %s." % (", ".join(never) or "none"))
+    L.append("Rules in no verified winner: %s." % (
+        ", ".join(r for r in everything if r not in won) or "none"))
+    L.append("")
+    L.append("Rules no search here tried: %s." % (
+        ", ".join(r for r in everything if r not in was_tried) or "none"))
     L.append("")
     L.append("Verification per problem (credited ratio, timed on held-out "
              "inputs where there are some / the ratio on the inputs the "
@@ -716,6 +737,7 @@ def main():
             if "run" in r:
                 curves[config].append(
                     budget_curve(use_store, r["run"], args.budget))
+                r["tried"] = tried_rules(use_store, r["run"])
             r.pop("winner", None)
             r.pop("unminimised", None)
             rows.append(r)
