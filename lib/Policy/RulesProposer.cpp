@@ -32,7 +32,7 @@ namespace {
 struct Promotion {
   CritiqueTag Tag;
   double Factor;
-  const char *Rules[5];
+  const char *Rules[8];
 };
 
 const Promotion Promotions[] = {
@@ -77,10 +77,13 @@ const Promotion Promotions[] = {
      {"loop-interchange", "map-to-unordered-map", "byte-key-table",
       "set-to-sorted-vector", "reserve-before-push-back"}},
     {CritiqueTag::MispredictBound, 2.0, {"branch-to-select", nullptr}},
+    // Calls the optimiser cannot remove: a copy, an allocation per
+    // comparison or concatenation, a linear search of a set.
     {CritiqueTag::CallBound,
      1.5,
      {"hoist-loop-invariant", "byte-key-table", "const-ref-param",
-      "unnecessary-copy-init", "memoize-recursion"}},
+      "unnecessary-copy-init", "memoize-recursion", "inefficient-algorithm",
+      "substr-compare", "string-append"}},
     {CritiqueTag::PerElementIO,
      2.0,
      {"block-io", "fast-io", "endl-to-newline", nullptr}},

@@ -25,7 +25,10 @@ void maxcode::printRuleList(const RuleSelection &Selection,
     OS.indent(Width - R->getId().size() + 2);
     OS << R->getSummary();
     if (!Selection.isEnabled(R->getId()))
-      OS << " (off)";
+      OS << (R->isOnByDefault()
+                 ? " (off)"
+                 : " (off: retired, in no verified winner; --rules naming "
+                   "it turns it on)");
     OS << "\n";
   }
 }

@@ -106,6 +106,13 @@ TEST(RulesProposerTest, BlamedRulesGoLastAndTagsPromote) {
   Branchy.Tags = {CritiqueTag::MispredictBound};
   EXPECT_DOUBLE_EQ(critiqueFactor("branch-to-select", {Branchy}), 2.0);
   EXPECT_DOUBLE_EQ(critiqueFactor("fast-io", {Branchy}), 1.0);
+  // Calls costing much promote the rules that remove a call's work.
+  Critique Calls;
+  Calls.Tags = {CritiqueTag::CallBound};
+  EXPECT_DOUBLE_EQ(critiqueFactor("memoize-recursion", {Calls}), 1.5);
+  EXPECT_DOUBLE_EQ(critiqueFactor("string-append", {Calls}), 1.5);
+  EXPECT_DOUBLE_EQ(critiqueFactor("inefficient-algorithm", {Calls}), 1.5);
+  EXPECT_DOUBLE_EQ(critiqueFactor("move-const-arg", {Calls}), 1.0);
 
   // A slower variant's rules are demoted, less than broken ones.
   Critique Slow;

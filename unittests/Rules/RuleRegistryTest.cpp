@@ -43,14 +43,54 @@ TEST(RuleRegistryTest, CudaRulesSayTheyAreCudaOnly) {
   EXPECT_EQ(describeLanguages(RuleLanguages::CPlusPlusAndCuda), "C++/CUDA");
 }
 
-TEST(RuleSelectionTest, DefaultAndEmptyEnableEverything) {
+TEST(RuleSelectionTest, DefaultAndEmptyEnableEveryRuleNotRetired) {
   RuleSelection All;
   auto Empty = RuleSelection::parse("");
+  auto Star = RuleSelection::parse("*");
   ASSERT_TRUE(bool(Empty));
+  ASSERT_TRUE(bool(Star));
+  unsigned Retired = 0;
   for (const std::unique_ptr<Rule> &R : getAllRules()) {
-    EXPECT_TRUE(All.isEnabled(R->getId()));
-    EXPECT_TRUE(Empty->isEnabled(R->getId()));
+    bool On = R->isOnByDefault();
+    Retired += !On;
+    EXPECT_EQ(All.isEnabled(R->getId()), On) << R->getId().str();
+    EXPECT_EQ(Empty->isEnabled(R->getId()), On) << R->getId().str();
+    EXPECT_EQ(Star->isEnabled(R->getId()), On) << R->getId().str();
   }
+  // docs/Rules.md, "Retired rules", lists these nine.
+  EXPECT_EQ(Retired, 9u);
+  EXPECT_FALSE(findRule("move-const-arg")->isOnByDefault());
+  EXPECT_TRUE(findRule("fast-io")->isOnByDefault());
+  EXPECT_TRUE(findRule("range-for-copy")->isOnByDefault());
+  EXPECT_TRUE(findRule("inefficient-algorithm")->isOnByDefault());
+}
+
+TEST(RuleSelectionTest, OnlyAnExactIdTurnsARetiredRuleOn) {
+  auto Named = RuleSelection::parse("*,move-const-arg");
+  ASSERT_TRUE(bool(Named));
+  EXPECT_TRUE(Named->isEnabled("move-const-arg"));
+  EXPECT_FALSE(Named->isEnabled("no-automatic-move"));
+  EXPECT_TRUE(Named->isEnabled("fast-io"));
+
+  for (llvm::StringRef Glob :
+       {"move-*", "move-const-ar?", "move-const-[a]rg", "*-const-arg"}) {
+    auto Wild = RuleSelection::parse(Glob);
+    ASSERT_TRUE(bool(Wild)) << Glob.str();
+    EXPECT_FALSE(Wild->isEnabled("move-const-arg")) << Glob.str();
+  }
+  // A wildcard still turns rules off and on-by-default rules on.
+  auto Mixed = RuleSelection::parse("-*,endl-*,move-*");
+  ASSERT_TRUE(bool(Mixed));
+  EXPECT_TRUE(Mixed->isEnabled("endl-to-newline"));
+  EXPECT_FALSE(Mixed->isEnabled("move-constructor-init"));
+
+  // Later globs still win: a retired rule named, then everything off.
+  auto Off = RuleSelection::parse("move-const-arg,-*");
+  ASSERT_TRUE(bool(Off));
+  EXPECT_FALSE(Off->isEnabled("move-const-arg"));
+  auto Again = RuleSelection::parse("-move-const-arg,move-const-arg");
+  ASSERT_TRUE(bool(Again));
+  EXPECT_TRUE(Again->isEnabled("move-const-arg"));
 }
 
 TEST(RuleSelectionTest, LaterGlobsWinAsInClangTidy) {

@@ -269,6 +269,10 @@ public:
   /// The languages of the files this rule rewrites; the engine runs it on
   /// no other.
   RuleLanguages getLanguages() const { return Languages; }
+  /// False for a retired rule: one in no verified winner on any suite the
+  /// project measures (docs/Rules.md, "Retired rules"). It stays built and
+  /// tested, and only a --rules entry naming it exactly turns it on.
+  bool isOnByDefault() const;
   /// The keys of this rule's options (docs/rules/<id>.md), with defaults.
   virtual std::vector<std::pair<std::string, std::string>>
   getOptionDefaults() const {
@@ -298,7 +302,9 @@ const Rule *findRule(llvm::StringRef Id);
 
 /// Which rules are on, from comma-separated globs as clang-tidy's -checks
 /// takes them: "*", "-cuda-*", "fast-io,endl-*". Later globs override
-/// earlier ones; an empty list means "*".
+/// earlier ones; an empty list means "*". A wildcard never turns a retired
+/// rule on (as clang-tidy's "*" leaves the analyzer's alpha checks off);
+/// its exact id does.
 class RuleSelection {
 public:
   static llvm::Expected<RuleSelection> parse(llvm::StringRef Globs);
@@ -313,6 +319,8 @@ private:
   struct Entry {
     llvm::GlobPattern Pattern;
     bool Positive;
+    /// The glob is a plain id, with no wildcard.
+    bool Exact;
   };
   std::vector<Entry> Entries;
 };
