@@ -39,6 +39,8 @@ void maxcode::printWinnerReview(const WinnerReview &R, llvm::raw_ostream &OS) {
   if (R.Size)
     OS << "size: " << describeSize(*R.Size) << "\n";
   if (const std::optional<WinnerTidying> &T = R.Tidied) {
+    if (!T->HintsOutcome.empty())
+      OS << "hints: " << T->HintsOutcome << "\n";
     if (!T->Removed.empty()) {
       OS << "tidied: " << T->DeclOutcome << "\n";
       for (const std::string &Why : T->Removed)
@@ -80,6 +82,8 @@ void maxcode::addWinnerReviewJSON(const WinnerReview &R,
                                    {"new_includes", R.Size->Includes}};
   if (const std::optional<WinnerTidying> &T = R.Tidied) {
     llvm::json::Object TO{{"removed", T->Removed}, {"outcome", T->DeclOutcome}};
+    if (!T->HintsOutcome.empty())
+      TO["hints_outcome"] = T->HintsOutcome;
     if (!T->ModelOutcome.empty()) {
       TO["model_outcome"] = T->ModelOutcome;
       TO["model_kept"] = T->ModelKept;

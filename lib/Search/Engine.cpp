@@ -422,6 +422,8 @@ SearchResult SearchEngine::run(const Target &T, llvm::StringRef OriginalText) {
   // last word on the text reported.
   auto Going = [&] { return Out.Verified && !(Interrupted && Interrupted()); };
   if (Going())
+    dropUncreditedHints(T, Out);
+  if (Going())
     tidyDeclarations(T, Out);
   if (Going() && Config.Settings.MinimiseBudget) {
     minimise(Nodes, T, Out);
@@ -449,6 +451,18 @@ void SearchEngine::minimise(const std::vector<Node> &Nodes, const Target &T,
   In.WinnerText = Out.WinnerText;
   In.Winner = &W.V;
   In.Searched = &W.Result;
+  // Each smaller text is measured against the winner's search evaluation;
+  // with its hints taken out the winner is a text that evaluation did not
+  // measure, and every hunk would seem to lose the hints' share.
+  std::optional<EvalResult> Reference;
+  if (Out.Tidied && Out.Tidied->HintsDropped) {
+    Variant Now = W.V;
+    Now.Text = Out.WinnerText;
+    Reference = Backend.evaluate(Now, T).front();
+    if (!Reference->ok())
+      return;
+    In.Searched = &*Reference;
+  }
   In.Verified = &*Out.Verification;
   In.Budget = Config.Settings.MinimiseBudget;
   In.VerifyRepetitions = Config.VerifyRepetitions;
@@ -508,6 +522,10 @@ void SearchEngine::verifyBest(const std::vector<Node> &Nodes, const Target &T,
       break;
     Variant Final = Backend.finalForm(Nodes[Id].V, T);
     EvalResult V = Backend.verify(Final, T, Config.VerifyRepetitions);
+    MAXCODE_DEBUG(llvm::dbgs() << DEBUG_TYPE << ": verified node " << Id << ": "
+                               << evalStatusName(V.Status) << ", " << V.Ratio
+                               << "x credited, " << V.RawRatio << "x measured ("
+                               << V.Reason << ")\n");
     if (V.ok() && V.Ratio > 1.0 && !V.Suspect &&
         Config.Settings.SanitizeWinner) {
       // Undefined behaviour the tests do not show is no win.

@@ -16,9 +16,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "maxcode/Rewrite/Hints.h"
 #include "maxcode/Search/Engine.h"
 #include "maxcode/Search/Minimise.h"
 #include "maxcode/Support/Debug.h"
+#include "maxcode/Support/Options.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -33,6 +35,44 @@ static std::string figureOf(const EvalResult &R) {
            (R.Reason.empty() ? "" : ": " + R.Reason);
   return llvm::formatv("{0:f3}x{1}", R.RawRatio, R.Suspect ? ", suspect" : "")
       .str();
+}
+
+void SearchEngine::dropUncreditedHints(const Target &T,
+                                       SearchResult &Out) const {
+  // The verification credited the code alone and not the hints beside it
+  // (docs/Evaluation.md, "Compiler hints"): wall time did not confirm what
+  // they add. Left in, they would reach the user's diff for nothing
+  // measured: a GCC-only pragma a reviewer would not merge.
+  const EvalResult &V = *Out.Verification;
+  if (!V.ok() || V.CodeRatio <= 1.0 || V.Ratio > V.CodeRatio)
+    return;
+  std::optional<std::string> Code = withoutAddedHints(Original, Out.WinnerText);
+  if (!Code || *Code == Out.WinnerText)
+    return;
+  Variant W = Out.Nodes[Out.Winner].V;
+  W.Text = std::move(*Code);
+  W = Backend.finalForm(W, T);
+  EvalResult C = Backend.verify(W, T, Config.VerifyRepetitions);
+  WinnerTidying &Td = Out.Tidied ? *Out.Tidied : Out.Tidied.emplace();
+  if (!keepsCredit(C, V)) {
+    Td.HintsOutcome =
+        llvm::formatv("the compiler hints beside the code stay, though wall "
+                      "time did not confirm their share: without them "
+                      "{0} (credited {1:f3}x with them)",
+                      figureOf(C), V.Ratio)
+            .str();
+    return;
+  }
+  Td.HintsOutcome =
+      llvm::formatv("the compiler hints beside the code taken out: wall time "
+                    "did not confirm their share ({0:f3}x by {1} with them); "
+                    "the code alone verified at {2:f3}x",
+                    V.RawRatio, optionValueName(Config.Settings.Measure),
+                    C.Ratio)
+          .str();
+  Td.HintsDropped = true;
+  Out.WinnerText = std::move(W.Text);
+  Out.Verification = std::move(C);
 }
 
 void SearchEngine::tidyDeclarations(const Target &T, SearchResult &Out) const {

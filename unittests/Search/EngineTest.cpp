@@ -278,3 +278,119 @@ TEST(EngineTest, RewardOrdersFailuresBelowAnyOkVariant) {
 }
 
 } // namespace
+
+namespace {
+
+/// One proposal: a change of code with an unroll pragma beside it.
+class HintsProposer : public Proposer {
+public:
+  llvm::StringRef name() const override { return "hints"; }
+  llvm::Expected<std::vector<Variant>> propose(const Observation &Obs,
+                                               unsigned) override {
+    if (Obs.CurrentText != Original)
+      return std::vector<Variant>();
+    Variant V;
+    V.Text = Winner;
+    V.Description = "a sum written out, and an unroll pragma";
+    V.Rules = {"code", "loop-unroll-pragma"};
+    return std::vector<Variant>{V};
+  }
+  static constexpr const char *Original = "int f(int n) {\n"
+                                          "  int s = 0;\n"
+                                          "  for (int i = 0; i < n; ++i)\n"
+                                          "    s += i;\n"
+                                          "  return s;\n"
+                                          "}\n";
+  static constexpr const char *Winner = "int f(int n) {\n"
+                                        "  int s = 0;\n"
+                                        "#pragma GCC unroll 4\n"
+                                        "  for (int i = 0; i < n; ++i)\n"
+                                        "    s = s + i;\n"
+                                        "  return s;\n"
+                                        "}\n";
+};
+
+/// Verifies as the evaluator does by instructions: with the pragma, the
+/// count reads 1.21x and the credit is the code alone's 1.17x unless time
+/// confirmed more (TimeCredit); the code alone verifies at CodeAlone.
+class HintsBackend : public EvaluationBackend {
+public:
+  std::vector<EvalResult> evaluate(llvm::ArrayRef<Variant> Vs,
+                                   const Target &) override {
+    std::vector<EvalResult> Out;
+    for (size_t I = 0; I < Vs.size(); ++I) {
+      EvalResult R;
+      R.Status = EvalStatus::Ok;
+      R.Ratio = R.RawRatio = 1.21;
+      Out.push_back(R);
+    }
+    return Out;
+  }
+  EvalResult verify(const Variant &V, const Target &, unsigned) override {
+    Verified.push_back(V.Text);
+    EvalResult R;
+    R.Status = EvalStatus::Ok;
+    if (llvm::StringRef(V.Text).contains("#pragma")) {
+      R.RawRatio = 1.21;
+      R.CodeRatio = 1.17;
+      R.Ratio = std::max(1.17, TimeCredit);
+      R.Unconfirmed = true;
+    } else {
+      R.Ratio = R.RawRatio = CodeAlone;
+    }
+    return R;
+  }
+  bool noisy() const override { return false; }
+  double TimeCredit = 0, CodeAlone = 1.17;
+  std::vector<std::string> Verified;
+};
+
+SearchResult searchWithHints(HintsBackend &B) {
+  static Target T;
+  T.Name = "f";
+  HintsProposer P;
+  SearchConfig C;
+  C.Settings.Budget = 1;
+  C.Settings.MinimiseBudget = 0;
+  SearchEngine E(C, P, B);
+  return E.run(T, HintsProposer::Original);
+}
+
+} // namespace
+
+TEST(EngineTest, UncreditedHintsLeaveTheWinner) {
+  HintsBackend B;
+  SearchResult R = searchWithHints(B);
+  ASSERT_GE(R.Winner, 0);
+  ASSERT_TRUE(R.Verification);
+  EXPECT_EQ(R.WinnerText.find("#pragma"), std::string::npos);
+  EXPECT_NE(R.WinnerText.find("s = s + i;"), std::string::npos);
+  EXPECT_DOUBLE_EQ(R.Verification->Ratio, 1.17);
+  ASSERT_TRUE(R.Tidied);
+  EXPECT_NE(R.Tidied->HintsOutcome.find("taken out"), std::string::npos)
+      << R.Tidied->HintsOutcome;
+  ASSERT_EQ(B.Verified.size(), 2u); // The winner, then the code alone.
+}
+
+TEST(EngineTest, HintsStayWhereTimeCreditsThem) {
+  HintsBackend B;
+  B.TimeCredit = 1.20;
+  SearchResult R = searchWithHints(B);
+  ASSERT_TRUE(R.Verification);
+  EXPECT_NE(R.WinnerText.find("#pragma GCC unroll 4"), std::string::npos);
+  EXPECT_DOUBLE_EQ(R.Verification->Ratio, 1.20);
+  EXPECT_TRUE(!R.Tidied || R.Tidied->HintsOutcome.empty());
+  EXPECT_EQ(B.Verified.size(), 1u);
+}
+
+TEST(EngineTest, HintsStayWhereTheCodeAloneFallsShort) {
+  HintsBackend B;
+  B.CodeAlone = 1.05; // A second reading below the first, past the noise.
+  SearchResult R = searchWithHints(B);
+  ASSERT_TRUE(R.Verification);
+  EXPECT_NE(R.WinnerText.find("#pragma GCC unroll 4"), std::string::npos);
+  EXPECT_DOUBLE_EQ(R.Verification->Ratio, 1.17);
+  ASSERT_TRUE(R.Tidied);
+  EXPECT_NE(R.Tidied->HintsOutcome.find("stay"), std::string::npos)
+      << R.Tidied->HintsOutcome;
+}

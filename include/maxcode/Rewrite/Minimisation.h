@@ -78,6 +78,12 @@ struct WinnerTidying {
   /// The declarations and includes taken out, and whether that held up.
   std::vector<std::string> Removed;
   std::string DeclOutcome;
+  /// What became of the compiler hints the winner adds beside code whose
+  /// share wall time did not confirm; empty when there were none.
+  std::string HintsOutcome;
+  /// The hints were taken out: the winner is no longer the text its node's
+  /// search evaluation measured.
+  bool HintsDropped = false;
   /// What became of asking the model for a plainer winner; empty when no
   /// model was asked.
   std::string ModelOutcome;
