@@ -243,13 +243,6 @@ bool maxcode::keepsSpeedup(const EvalResult &Candidate,
              Reference.RawRatio;
 }
 
-bool maxcode::keepsCredit(const EvalResult &Candidate,
-                          const EvalResult &Reference) {
-  return Candidate.ok() && !Candidate.Suspect && Candidate.Ratio > 1.0 &&
-         Candidate.Ratio * (1 + sameWithin(Candidate, Reference)) >=
-             Reference.Ratio;
-}
-
 MinimiseOutcome maxcode::minimiseWinner(EvaluationBackend &Backend,
                                         const Target &T,
                                         const MinimiseInput &In) {

@@ -52,10 +52,6 @@ struct MinimiseOutcome {
 /// Whether \p Candidate, a smaller form of a winner, keeps the speedup
 /// \p Reference measured, within the noise of both.
 bool keepsSpeedup(const EvalResult &Candidate, const EvalResult &Reference);
-/// Whether \p Candidate, a winner with a part its credit did not count
-/// taken out, is credited what \p Reference was, within the noise of both
-/// (its measured figure may drop: what went was measured, not credited).
-bool keepsCredit(const EvalResult &Candidate, const EvalResult &Reference);
 
 /// Removes every edit of the winner whose removal keeps its speedup within
 /// the noise (ddmin's finest pass over the diff's hunks, one evaluation
