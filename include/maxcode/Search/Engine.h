@@ -209,8 +209,8 @@ private:
   void minimise(const std::vector<Node> &Nodes, const Target &T,
                 SearchResult &Out) const;
   /// The winner without the compiler hints it adds beside code when wall
-  /// time did not confirm their share, kept when the code alone verifies at
-  /// the winner's credit (Tidy.cpp).
+  /// time did not confirm their share, kept when the code alone verifies as
+  /// a win of its own (Tidy.cpp).
   void dropUncreditedHints(const Target &T, SearchResult &Out) const;
   /// The winner without the declarations nothing needs, then the model's
   /// plainer version of it, each kept when it verifies at the same speedup
